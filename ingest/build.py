@@ -1,0 +1,72 @@
+"""Build the knowledge base artifact from the corpus, and make sure a fresh one is available."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from kb.errors import ArtifactError, IngestError
+from kb.graph import KnowledgeGraph
+from kb.store import Artifact, load_artifact, write_artifact
+from ingest.corpus import corpus_hash
+from ingest.pipeline import ingest_corpus
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    """What a build wrote and how well it linked."""
+
+    path: Path
+    node_counts: dict[str, int]
+    edge_counts: dict[str, int]
+    unlinked: list[dict[str, object]]
+
+
+def build_kb(corpus_dir: Path, data_dir: Path) -> BuildReport:
+    """Ingest the corpus and write a new artifact atomically (the old one stays on any error)."""
+    corpus = ingest_corpus(corpus_dir)
+    kg = KnowledgeGraph(corpus.nodes, corpus.facts)
+    nodes, edges = kg.counts()
+    unlinked = [{"node": c.node, "start": c.start, "end": c.end, "text": c.text} for c in corpus.unlinked]
+    docs = {d.id: d.text for d in corpus.documents}
+    sources = {d.id: {"file": d.file, "sha256": d.sha256, "format": d.format,
+                      "title_pt": d.title_pt, "title_en": d.title_en} for d in corpus.documents}
+    path = write_artifact(
+        data_dir, corpus.nodes, corpus.facts, docs, corpus.corpus_hash,
+        {"node_counts": nodes, "edge_counts": edges, "unlinked": unlinked, "sources": sources},
+    )
+    return BuildReport(path, nodes, edges, unlinked)
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """The artifact to serve, and whether it is the last good build of a corpus that now fails."""
+
+    artifact: Artifact
+    rebuilt: bool
+    stale_error: str | None = None
+
+
+def ensure_kb(corpus_dir: Path, data_dir: Path) -> Loaded:
+    """Load the current artifact; rebuild it when missing, stale or corrupt.
+
+    If the corpus itself is broken (IngestError), the previous good build is served and the error
+    is reported, never a half-written one.
+    """
+    try:
+        expected = corpus_hash(corpus_dir) if corpus_dir.exists() else None
+        return Loaded(load_artifact(data_dir, expected), rebuilt=False)
+    except ArtifactError as problem:
+        log.warning("rebuilding the knowledge base: %s", problem)
+    try:
+        build_kb(corpus_dir, data_dir)
+    except IngestError as exc:
+        log.error("corpus cannot be ingested: %s", exc)
+        try:
+            return Loaded(load_artifact(data_dir), rebuilt=False, stale_error=str(exc))
+        except ArtifactError:
+            raise exc from None
+    return Loaded(load_artifact(data_dir), rebuilt=True)

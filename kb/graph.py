@@ -1,0 +1,139 @@
+"""The knowledge graph: a networkx MultiDiGraph of typed nodes and typed, sourced fact edges."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict
+from typing import Any
+
+import networkx as nx
+
+from kb.model import RETRIEVABLE_TYPES, Fact, Node, Span
+
+
+class KnowledgeGraph:
+    """Read-mostly wrapper over nx.MultiDiGraph: node records by id and edges keyed by predicate."""
+
+    def __init__(self, nodes: Iterable[Node], facts: Iterable[Fact]) -> None:
+        self.g: nx.MultiDiGraph = nx.MultiDiGraph()
+        self._nodes: dict[str, Node] = {}
+        for n in nodes:
+            self._nodes[n.id] = n
+            self.g.add_node(n.id, type=n.type)
+        self._facts: list[Fact] = []
+        for f in facts:
+            self._facts.append(f)
+            self.g.add_edge(f.subject, f.object, key=len(self._facts) - 1, predicate=f.predicate)
+        self._children: dict[str, list[str]] = {}
+        for n in self._nodes.values():
+            if n.parent is not None:
+                self._children.setdefault(n.parent, []).append(n.id)
+
+    # --- nodes -----------------------------------------------------------------------------
+    def __contains__(self, node_id: object) -> bool:
+        return node_id in self._nodes
+
+    def node(self, node_id: str) -> Node:
+        return self._nodes[node_id]
+
+    def get(self, node_id: str) -> Node | None:
+        return self._nodes.get(node_id)
+
+    @property
+    def nodes(self) -> list[Node]:
+        return list(self._nodes.values())
+
+    def of_type(self, *types: str) -> list[Node]:
+        return [n for n in self._nodes.values() if n.type in types]
+
+    def retrievable(self) -> list[Node]:
+        """The text units search indexes and answers cite (passages, examples, steps)."""
+        return [n for n in self._nodes.values() if n.type in RETRIEVABLE_TYPES and n.text]
+
+    def children(self, node_id: str) -> list[str]:
+        return self._children.get(node_id, [])
+
+    def ancestors(self, node_id: str) -> list[str]:
+        """Parents up to the document, nearest first."""
+        out = []
+        parent = self._nodes[node_id].parent
+        while parent is not None:
+            out.append(parent)
+            parent = self._nodes[parent].parent
+        return out
+
+    def section_of(self, node_id: str) -> Node | None:
+        """The nearest Rule or Section above a node (what it is 'about')."""
+        for a in self.ancestors(node_id):
+            if self._nodes[a].type in ("Rule", "Section"):
+                return self._nodes[a]
+        return None
+
+    def document_of(self, node_id: str) -> str | None:
+        n = self._nodes[node_id]
+        return n.span.document if n.span else None
+
+    # --- facts -----------------------------------------------------------------------------
+    @property
+    def facts(self) -> list[Fact]:
+        return list(self._facts)
+
+    def out(self, node_id: str, predicate: str | None = None) -> list[Fact]:
+        if node_id not in self.g:
+            return []
+        return [
+            self._facts[k]
+            for _, _, k, p in self.g.out_edges(node_id, keys=True, data="predicate")
+            if predicate is None or p == predicate
+        ]
+
+    def into(self, node_id: str, predicate: str | None = None) -> list[Fact]:
+        if node_id not in self.g:
+            return []
+        return [
+            self._facts[k]
+            for _, _, k, p in self.g.in_edges(node_id, keys=True, data="predicate")
+            if predicate is None or p == predicate
+        ]
+
+    # --- summaries -------------------------------------------------------------------------
+    def counts(self) -> tuple[dict[str, int], dict[str, int]]:
+        nodes = Counter(n.type for n in self._nodes.values())
+        edges = Counter(f.predicate for f in self._facts)
+        return dict(sorted(nodes.items())), dict(sorted(edges.items()))
+
+    def iter_records(self) -> Iterator[dict[str, Any]]:
+        for n in self._nodes.values():
+            yield node_record(n)
+
+
+def node_record(n: Node) -> dict[str, Any]:
+    """A node as plain JSON-able data."""
+    data = asdict(n)
+    data["span"] = asdict(n.span) if n.span else None
+    return data
+
+
+def node_from_record(data: dict[str, Any]) -> Node:
+    span = data.get("span")
+    return Node(
+        id=data["id"],
+        type=data["type"],
+        label_pt=data.get("label_pt"),
+        label_en=data.get("label_en"),
+        text=data.get("text"),
+        span=Span(**span) if span else None,
+        parent=data.get("parent"),
+        order=data.get("order"),
+        props=data.get("props") or {},
+    )
+
+
+def fact_record(f: Fact) -> dict[str, Any]:
+    return asdict(f)
+
+
+def fact_from_record(data: dict[str, Any]) -> Fact:
+    return Fact(data["subject"], data["predicate"], data["object"], data.get("source"),
+                data["authority"], data.get("props") or {})

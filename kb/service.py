@@ -1,0 +1,152 @@
+"""The service facade: one method per CLI command and HTTP route, returning plain JSON data."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rapidfuzz import process
+
+from kb.config import Settings
+from kb.errors import InvalidQuery, NotFound
+from kb.formats import format_entries
+from kb.graph import KnowledgeGraph, node_record
+from kb.link import Entry, Linker
+from kb.model import FORMATS, Node
+from kb.rdf import serialize, to_rdf
+from kb.store import Artifact
+
+
+def linker_for(kg: KnowledgeGraph) -> Linker:
+    """A linker over the graph's cards and concepts (from their labels and aliases) and formats."""
+    entries: list[Entry] = []
+    for n in kg.of_type("Card", "Concept"):
+        surfaces = [s for s in (n.label_en, n.label_pt, *n.props.get("aliases", [])) if s]
+        entries.append(Entry(n.id, n.type, n.label_en or n.label_pt or n.id, tuple(surfaces)))
+    return Linker([*entries, *format_entries()])
+
+
+class RulingsService:
+    """Read-only queries over one loaded artifact."""
+
+    def __init__(self, artifact: Artifact, settings: Settings) -> None:
+        self.artifact = artifact
+        self.settings = settings
+        self.kg = artifact.graph
+        self.linker = linker_for(self.kg)
+        self._rdf_cache: dict[str, str] = {}
+
+    # --- stats ---------------------------------------------------------------------------
+    def stats(self) -> dict[str, Any]:
+        nodes, edges = self.kg.counts()
+        cards = self.kg.of_type("Card")
+        unlinked = self.artifact.manifest.get("unlinked", [])
+        rules_by_doc: dict[str, int] = {}
+        for r in self.kg.of_type("Rule"):
+            doc = r.span.document if r.span else "?"
+            rules_by_doc[doc] = rules_by_doc.get(doc, 0) + 1
+        substeps = [n for n in self.kg.of_type("Step") if n.props.get("kind") == "damage-substep"]
+        examples_by_doc: dict[str, int] = {}
+        for e in self.kg.of_type("Example"):
+            doc = e.span.document if e.span else "?"
+            examples_by_doc[doc] = examples_by_doc.get(doc, 0) + 1
+        return {
+            "build_id": self.artifact.manifest.get("build_id"),
+            "corpus_hash": self.artifact.manifest.get("corpus_hash"),
+            "nodes": nodes,
+            "edges": edges,
+            "rules_by_document": rules_by_doc,
+            "examples_by_document": examples_by_doc,
+            "damage_substeps": len(substeps),
+            "cards": len(cards),
+            "cards_bilingual": sum(1 for c in cards if c.label_pt and c.label_en),
+            "concepts": len(self.kg.of_type("Concept")),
+            "unlinked_card_mentions": len(unlinked),
+            "unlinked": unlinked,
+        }
+
+    # --- nodes ---------------------------------------------------------------------------
+    def resolve(self, node_id: str) -> Node:
+        """The node with this id, or NotFound with the closest ids."""
+        node = self.kg.get(node_id)
+        if node is None:
+            ids = [n.id for n in self.kg.nodes]
+            close = [m[0] for m in process.extract(node_id, ids, limit=5, score_cutoff=50)]
+            raise NotFound("id", node_id, close)
+        return node
+
+    def show(self, node_id: str) -> dict[str, Any]:
+        """A node with its source span, its outgoing and incoming facts and its children."""
+        node = self.resolve(node_id)
+        data = node_record(node)
+        data["document_title"] = None
+        if node.span is not None:
+            doc = self.kg.get(node.span.document)
+            data["document_title"] = doc.label_pt if doc else None
+        data["out"] = [self._fact_json(f) for f in self.kg.out(node.id) if f.predicate != "part_of"]
+        data["in"] = [self._fact_json(f) for f in self.kg.into(node.id) if f.predicate != "part_of"][:200]
+        data["children"] = self.kg.children(node.id)
+        section = self.kg.section_of(node.id) if node.parent else None
+        data["section"] = section.id if section else None
+        return data
+
+    def _fact_json(self, f: Any) -> dict[str, Any]:
+        return {
+            "subject": f.subject,
+            "predicate": f.predicate,
+            "object": f.object,
+            "source": f.source,
+            "authority": f.authority,
+            **({"props": f.props} if f.props else {}),
+        }
+
+    # --- export ----------------------------------------------------------------------------
+    def export(self, fmt: str) -> str:
+        """The whole graph as Turtle ('ttl') or JSON-LD ('jsonld')."""
+        if fmt not in ("ttl", "jsonld"):
+            raise InvalidQuery("format", f"unknown export format {fmt!r}; use ttl or jsonld")
+        if fmt not in self._rdf_cache:
+            self._rdf_cache[fmt] = serialize(to_rdf(self.kg, self.settings.base_iri), fmt)
+        return self._rdf_cache[fmt]
+
+    # --- linking ---------------------------------------------------------------------------
+    def link(self, q: str) -> dict[str, Any]:
+        """Entities named in a text (typo-tolerant)."""
+        text = check_text("q", q, self.settings.max_query_chars)
+        mentions = self.linker.link(text, fuzzy=True)
+        return {
+            "query": text,
+            "entities": [
+                {
+                    "id": m.entity,
+                    "type": self.linker.entries[m.entity].type,
+                    "label": self.linker.entries[m.entity].label,
+                    "span": [m.start, m.end],
+                    "matched": m.matched,
+                    "score": m.score,
+                }
+                for m in mentions
+            ],
+        }
+
+
+def check_text(field: str, value: str | None, limit: int) -> str:
+    """A non-empty text parameter of at most `limit` characters."""
+    if value is None or not value.strip():
+        raise InvalidQuery(field, "must not be empty")
+    if len(value) > limit:
+        raise InvalidQuery(field, f"is {len(value)} characters long; the limit is {limit}")
+    return value
+
+
+def check_format(value: str | None) -> str | None:
+    if value is None or value == "":
+        return None
+    if value not in FORMATS:
+        raise InvalidQuery("format", f"unknown format {value!r}; use one of {', '.join(FORMATS)}")
+    return value
+
+
+def check_k(value: int, limit: int) -> int:
+    if not 1 <= value <= limit:
+        raise InvalidQuery("k", f"must be between 1 and {limit}, got {value}")
+    return value

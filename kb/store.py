@@ -1,0 +1,169 @@
+"""The on-disk artifact: a built KB written atomically, verified on load, rebuilt when stale.
+
+Layout under the data directory:
+  builds/<build-id>/manifest.json   corpus hash, versions, file checksums, counts
+  builds/<build-id>/graph.json      nodes and facts
+  builds/<build-id>/documents/<id>.txt   the exact source texts citations slice
+  current -> builds/<build-id>      swapped with an atomic rename of a symlink
+A build is written to a temporary directory first; a failed build never touches `current`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from kb.errors import ArtifactError
+from kb.graph import KnowledgeGraph, fact_from_record, fact_record, node_from_record, node_record
+from kb.model import Fact, Node
+
+ARTIFACT_VERSION = 1
+_VERSIONED = ("ygo-rulings", "networkx", "rdflib", "bm25s", "sentence-transformers", "torch")
+
+
+@dataclass(frozen=True)
+class Artifact:
+    """A loaded build: the graph, the exact document texts and the manifest."""
+
+    path: Path
+    graph: KnowledgeGraph
+    documents: dict[str, str]
+    manifest: dict[str, Any]
+
+
+def _versions() -> dict[str, str]:
+    out = {}
+    for name in _VERSIONED:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = "absent"
+    return out
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def write_artifact(
+    data_dir: Path,
+    nodes: list[Node],
+    facts: list[Fact],
+    documents: dict[str, str],
+    corpus_hash: str,
+    extra: dict[str, Any] | None = None,
+) -> Path:
+    """Write a build to a temporary directory, then make it `current` by an atomic rename."""
+    builds = data_dir / "builds"
+    builds.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=builds))
+    try:
+        files: dict[str, str] = {}
+        graph = json.dumps(
+            {"nodes": [node_record(n) for n in nodes], "facts": [fact_record(f) for f in facts]},
+            ensure_ascii=False,
+            sort_keys=True,
+        ).encode("utf-8")
+        (tmp / "graph.json").write_bytes(graph)
+        files["graph.json"] = _sha(graph)
+        (tmp / "documents").mkdir()
+        for doc_id, text in sorted(documents.items()):
+            raw = text.encode("utf-8")
+            (tmp / "documents" / f"{doc_id}.txt").write_bytes(raw)
+            files[f"documents/{doc_id}.txt"] = _sha(raw)
+        build_id = _sha((corpus_hash + json.dumps(files, sort_keys=True)).encode())[:16]
+        manifest = {
+            "artifact_version": ARTIFACT_VERSION,
+            "build_id": build_id,
+            "corpus_hash": corpus_hash,
+            "versions": _versions(),
+            "files": files,
+            **(extra or {}),
+        }
+        (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True), "utf-8")
+        for path in tmp.rglob("*"):
+            if path.is_file():
+                with open(path, "rb") as fh:
+                    os.fsync(fh.fileno())
+        final = builds / build_id
+        if final.exists():
+            shutil.rmtree(tmp)
+        else:
+            os.rename(tmp, final)
+        _point_current(data_dir, final)
+        _prune(builds, keep=final)
+        return final
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def _point_current(data_dir: Path, target: Path) -> None:
+    link = data_dir / "current"
+    tmp_link = data_dir / f".current-{os.getpid()}"
+    if tmp_link.is_symlink() or tmp_link.exists():
+        tmp_link.unlink()
+    os.symlink(os.path.relpath(target, data_dir), tmp_link)
+    os.replace(tmp_link, link)
+
+
+def _prune(builds: Path, keep: Path) -> None:
+    """Remove older builds and abandoned temporary directories (the previous one is kept)."""
+    others = sorted(
+        (p for p in builds.iterdir() if p != keep and p.is_dir()), key=lambda p: p.stat().st_mtime
+    )
+    for p in others[:-1]:
+        shutil.rmtree(p, ignore_errors=True)
+
+
+def current_path(data_dir: Path) -> Path | None:
+    link = data_dir / "current"
+    return link.resolve() if link.exists() else None
+
+
+def read_manifest(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads((path / "manifest.json").read_text("utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ArtifactError(f"artifact at {path} has no readable manifest: {exc}") from exc
+    if not isinstance(data, dict) or data.get("artifact_version") != ARTIFACT_VERSION:
+        raise ArtifactError(f"artifact at {path} has an unsupported manifest version")
+    return data
+
+
+def load_artifact(data_dir: Path, expected_corpus_hash: str | None = None) -> Artifact:
+    """Load `current`, verifying every file checksum and (when given) the corpus hash."""
+    path = current_path(data_dir)
+    if path is None:
+        raise ArtifactError(f"no built knowledge base in {data_dir} (run `ygo-rulings ingest`)")
+    manifest = read_manifest(path)
+    if expected_corpus_hash is not None and manifest.get("corpus_hash") != expected_corpus_hash:
+        raise ArtifactError(f"artifact at {path} is stale: the corpus changed since it was built")
+    blobs: dict[str, bytes] = {}
+    for name, digest in manifest.get("files", {}).items():
+        try:
+            raw = (path / name).read_bytes()
+        except OSError as exc:
+            raise ArtifactError(f"artifact file {path / name} is missing") from exc
+        if _sha(raw) != digest:
+            raise ArtifactError(f"artifact file {path / name} is corrupt (checksum mismatch)")
+        blobs[name] = raw
+    try:
+        data = json.loads(blobs["graph.json"])
+        nodes = [node_from_record(r) for r in data["nodes"]]
+        facts = [fact_from_record(r) for r in data["facts"]]
+    except (KeyError, ValueError, TypeError) as exc:
+        raise ArtifactError(f"artifact graph at {path} cannot be read: {exc}") from exc
+    documents = {
+        name.removeprefix("documents/").removesuffix(".txt"): raw.decode("utf-8")
+        for name, raw in blobs.items()
+        if name.startswith("documents/")
+    }
+    return Artifact(path, KnowledgeGraph(nodes, facts), documents, manifest)

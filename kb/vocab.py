@@ -1,0 +1,75 @@
+"""The small RDF vocabulary of the knowledge base: classes and properties with pt/en labels."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Term:
+    name: str
+    label_en: str
+    label_pt: str
+    comment: str
+    domain: str | None = None
+    range: str | None = None
+
+
+CLASSES: tuple[Term, ...] = (
+    Term("Document", "Document", "Documento", "A source document of the corpus."),
+    Term("Section", "Section", "Seção", "A headed part of a document."),
+    Term("Rule", "Rule", "Regra", "A numbered rule (e.g. an Edison Format rule difference)."),
+    Term("Passage", "Passage", "Trecho", "A paragraph, bullet, list item, table row or sentence, "
+         "with its exact character span in its document."),
+    Term("Example", "Example", "Exemplo", "A worked example: a game situation and its outcome."),
+    Term("Step", "Step", "Passo", "An ordered step: SEGOC steps, Damage Step sub-steps, turn order."),
+    Term("Card", "Card", "Card", "A Yu-Gi-Oh! card, with official English and pt-BR names."),
+    Term("Concept", "Concept", "Conceito", "A game mechanic or term."),
+    Term("Format", "Format", "Formato", "A rules format a statement applies in (edison, tag, general)."),
+    Term("Fact", "Fact", "Fato", "A typed statement with its source passage and authority."),
+)
+
+PROPERTIES: tuple[Term, ...] = (
+    Term("partOf", "part of", "parte de", "Structural containment.", None, None),
+    Term("mentions", "mentions", "menciona", "A text names a card, concept or format.", "Passage", None),
+    Term("about", "about", "sobre", "A rule or section is about an entity (named in its heading).", "Rule", None),
+    Term("appliesIn", "applies in", "aplica-se em", "The format a rule or section applies in.", None, "Format"),
+    Term("exampleOf", "example of", "exemplo de", "The rule or statement an example illustrates.", "Example", None),
+    Term("instanceOf", "instance of", "instância de", "A card belongs to a card class.", "Card", "Concept"),
+    Term("hasSpellSpeed", "has spell speed", "tem velocidade de magia", "Spell speed of a card or class.", None, "Concept"),
+    Term("canRespondTo", "can respond to", "pode responder a", "A spell speed may be chained to another.", "Concept", "Concept"),
+    Term("cannotRespondTo", "cannot respond to", "não pode responder a", "A spell speed may not be chained to another.", "Concept", "Concept"),
+    Term("summonedBy", "summoned by", "invocado por", "How a monster is Special Summoned (inherent or not).", "Card", "Concept"),
+    Term("hasCapability", "has capability", "tem capacidade", "What a card can negate (summons, activations, effects).", "Card", "Concept"),
+    Term("negatableBy", "negatable by", "negável por", "A kind of summon can be negated by a capability.", "Concept", "Concept"),
+    Term("notNegatableBy", "not negatable by", "não negável por", "A kind of summon cannot be negated by a capability.", "Concept", "Concept"),
+    Term("startsChain", "starts a chain", "inicia uma Corrente", "An action starts a chain.", "Concept", "Concept"),
+    Term("doesNotStartChain", "does not start a chain", "não inicia uma Corrente", "An action does not start a chain.", "Concept", "Concept"),
+    Term("hasEffectType", "has effect type", "tem tipo de efeito", "A monster's effect types.", "Card", "Concept"),
+    Term("allows", "allows", "permite", "A Damage Step sub-step allows a class of activation.", "Step", "Concept"),
+    Term("forbids", "forbids", "proíbe", "A Damage Step sub-step forbids a class of activation.", "Step", "Concept"),
+    Term("precedes", "precedes", "precede", "Order between steps.", "Step", "Step"),
+    Term("differsFrom", "differs from", "difere de", "An Edison rule differs from the modern rules.", "Rule", "Format"),
+    Term("broader", "broader", "mais amplo", "A more general concept.", "Concept", "Concept"),
+    Term("statedSpeedContext", "stated in speed context", "citado no contexto de velocidade", "A class named in a spell-speed section.", "Concept", "Concept"),
+    Term("text", "text", "texto", "The exact source text of a passage.", "Passage", None),
+    Term("document", "document", "documento", "The document a span is in.", "Passage", "Document"),
+    Term("start", "start", "início", "Start character offset of the span (0-based).", "Passage", None),
+    Term("end", "end", "fim", "End character offset of the span (exclusive).", "Passage", None),
+    Term("order", "order", "ordem", "Position among siblings.", None, None),
+    Term("authority", "authority", "autoridade", "document > curated > inferred.", "Fact", None),
+    Term("subject", "subject", "sujeito", "Subject of a fact.", "Fact", None),
+    Term("predicate", "predicate", "predicado", "Predicate of a fact.", "Fact", None),
+    Term("object", "object", "objeto", "Object of a fact.", "Fact", None),
+    Term("cardType", "card type", "tipo de card", "monster, spell or trap.", "Card", None),
+    Term("property", "property", "propriedade", "Spell/Trap property.", "Card", None),
+)
+
+
+def camel(predicate: str) -> str:
+    """`has_spell_speed` -> `hasSpellSpeed`."""
+    head, *rest = predicate.split("_")
+    return head + "".join(w.capitalize() for w in rest)
+
+
+PROPERTY_NAMES = frozenset(t.name for t in PROPERTIES)
