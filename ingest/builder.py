@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from ingest.segment import Segment
 from kb.ids import numbered
 from kb.model import Fact, Node, NodeType, ParsedDocument, Span
-from ingest.segment import Segment
 
 
 class DocumentBuilder:

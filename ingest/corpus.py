@@ -63,7 +63,9 @@ def load_manifest(corpus_dir: Path) -> list[SourceDocument]:
         data = yaml.safe_load(read_text(path))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        raise IngestError(str(path), f"invalid YAML: {exc}", mark.line + 1 if mark else None) from exc
+        raise IngestError(
+            str(path), f"invalid YAML: {exc}", mark.line + 1 if mark else None
+        ) from exc
     if not isinstance(data, dict) or not isinstance(data.get("documents"), list):
         raise IngestError(str(path), "expected a 'documents' list")
     docs: list[SourceDocument] = []
@@ -71,17 +73,25 @@ def load_manifest(corpus_dir: Path) -> list[SourceDocument]:
     for i, item in enumerate(data["documents"], start=1):
         if not isinstance(item, dict):
             raise IngestError(str(path), f"document #{i} must be a mapping")
-        missing = [k for k in ("id", "file", "title_pt", "title_en", "language", "format") if not item.get(k)]
+        missing = [
+            k
+            for k in ("id", "file", "title_pt", "title_en", "language", "format")
+            if not item.get(k)
+        ]
         if missing:
             raise IngestError(str(path), f"document #{i} lacks {', '.join(missing)}")
         if item["id"] in seen:
             raise IngestError(str(path), f"duplicate document id {item['id']!r}")
         if item["format"] not in FORMATS:
-            raise IngestError(str(path), f"document {item['id']!r}: unknown format {item['format']!r}")
+            raise IngestError(
+                str(path), f"document {item['id']!r}: unknown format {item['format']!r}"
+            )
         seen.add(item["id"])
         file = corpus_dir / str(item["file"])
         if not file.exists():
-            raise IngestError(str(path), f"document {item['id']!r} names a missing file {item['file']!r}")
+            raise IngestError(
+                str(path), f"document {item['id']!r} names a missing file {item['file']!r}"
+            )
         text = read_text(file)
         docs.append(
             SourceDocument(

@@ -19,12 +19,32 @@ from kb.model import Fact, Node
 CARD_TYPES = {"monster", "spell", "trap"}
 PROPERTIES = {"normal", "quick-play", "continuous", "field", "equip", "ritual", "counter"}
 MONSTER_TYPES = {
-    "normal", "effect", "fusion", "ritual", "synchro", "xyz", "link", "pendulum", "tuner",
-    "flip", "union", "spirit", "toon", "gemini", "trap-monster",
+    "normal",
+    "effect",
+    "fusion",
+    "ritual",
+    "synchro",
+    "xyz",
+    "link",
+    "pendulum",
+    "tuner",
+    "flip",
+    "union",
+    "spirit",
+    "toon",
+    "gemini",
+    "trap-monster",
 }
 NEGATES = {
-    "summon", "special-summon", "spell-activation", "trap-activation",
-    "monster-effect-activation", "effects", "spell-effects", "trap-effects", "monster-effects",
+    "summon",
+    "special-summon",
+    "spell-activation",
+    "trap-activation",
+    "monster-effect-activation",
+    "effects",
+    "spell-effects",
+    "trap-effects",
+    "monster-effects",
 }
 EFFECT_TYPES = {"ignition", "trigger", "quick", "continuous", "flip"}
 SUMMON_KINDS = {"inherent", "non-inherent"}
@@ -86,7 +106,9 @@ def _check(path: Path, line: int, item: dict[str, Any], field: str, allowed: set
     bad = [v for v in values if v not in allowed]
     if bad:
         raise IngestError(
-            str(path), f"entry {item.get('id')!r}: unknown {field} {bad} (allowed: {sorted(allowed)})", line
+            str(path),
+            f"entry {item.get('id')!r}: unknown {field} {bad} (allowed: {sorted(allowed)})",
+            line,
         )
     return values
 
@@ -102,7 +124,9 @@ def load_cards(path: Path) -> Curated:
         slug = str(_need(path, line, item, "id"))
         en = str(_need(path, line, item, "en"))
         if slug in seen:
-            raise IngestError(str(path), f"duplicate card id {slug!r} (first at line {seen[slug]})", line)
+            raise IngestError(
+                str(path), f"duplicate card id {slug!r} (first at line {seen[slug]})", line
+            )
         seen[slug] = line
         if slugify(en) != slug:
             raise IngestError(str(path), f"card id {slug!r} is not the slug of {en!r}", line)
@@ -187,7 +211,9 @@ def load_glossary(path: Path) -> Curated:
         en = str(_need(path, line, item, "en"))
         pt = str(_need(path, line, item, "pt"))
         if slug in seen:
-            raise IngestError(str(path), f"duplicate concept id {slug!r} (first at line {seen[slug]})", line)
+            raise IngestError(
+                str(path), f"duplicate concept id {slug!r} (first at line {seen[slug]})", line
+            )
         seen[slug] = line
         if slugify(slug) != slug:
             raise IngestError(str(path), f"concept id {slug!r} is not a slug", line)
@@ -201,17 +227,32 @@ def load_glossary(path: Path) -> Curated:
         speed = item.get("spell_speed")
         if speed is not None:
             if speed not in (1, 2, 3):
-                raise IngestError(str(path), f"concept {slug!r}: spell_speed must be 1, 2 or 3", line)
+                raise IngestError(
+                    str(path), f"concept {slug!r}: spell_speed must be 1, 2 or 3", line
+                )
             props["spell_speed"] = speed
-            facts.append(Fact(cid, "has_spell_speed", concept_id(f"spell-speed-{speed}"), None, "curated", meta))
+            facts.append(
+                Fact(
+                    cid,
+                    "has_spell_speed",
+                    concept_id(f"spell-speed-{speed}"),
+                    None,
+                    "curated",
+                    meta,
+                )
+            )
         if item.get("broader"):
-            facts.append(Fact(cid, "broader", concept_id(str(item["broader"])), None, "curated", meta))
+            facts.append(
+                Fact(cid, "broader", concept_id(str(item["broader"])), None, "curated", meta)
+            )
         nodes.append(Node(id=cid, type="Concept", label_pt=pt, label_en=en, props=props))
         entries.append(Entry(cid, "Concept", en, (en, pt, *aliases)))
     known = {n.id for n in nodes}
     for f in facts:
         if f.object not in known:
-            raise IngestError(str(path), f"concept {f.subject!r} refers to unknown {f.object!r}", f.props["line"])
+            raise IngestError(
+                str(path), f"concept {f.subject!r} refers to unknown {f.object!r}", f.props["line"]
+            )
     return Curated(tuple(nodes), tuple(facts), tuple(entries))
 
 

@@ -15,11 +15,12 @@ Structure recognised (line by line):
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from kb.ids import format_id, numbered
-from kb.model import Node, ParsedDocument, Span
 from ingest.builder import DocumentBuilder
 from ingest.segment import Segment, lines
+from kb.ids import format_id, numbered
+from kb.model import Node, ParsedDocument, Span
 
 _RULE = re.compile(r"^REGRA DO FORMATO EDISON # (\d+) - (.+)$")
 _SUBSTEP = re.compile(r"^Sub-etapa (\d+) - (.+)$")
@@ -90,7 +91,9 @@ def parse_edison(document_id: str, text: str, title_pt: str, title_en: str) -> P
             b.fact(parent, "applies_in", edison, parent)
             continue
         if line == "Lista de Proibidos e Limitados":
-            parent = b.section(document_id, "fl", seg, label_pt=line, label_en="Forbidden & Limited").id
+            parent = b.section(
+                document_id, "fl", seg, label_pt=line, label_en="Forbidden & Limited"
+            ).id
             continue
         if line in _FL_CATEGORIES and parent.startswith(f"{document_id}/fl"):
             slug, en = _FL_CATEGORIES[line]
@@ -98,7 +101,9 @@ def parse_edison(document_id: str, text: str, title_pt: str, title_en: str) -> P
             parent = b.section(fl, slug, seg, label_pt=line, label_en=en).id
             continue
         if line == "Conjunto de Cards":
-            parent = b.section(document_id, "card-pool", seg, label_pt=line, label_en="Card pool").id
+            parent = b.section(
+                document_id, "card-pool", seg, label_pt=line, label_en="Card pool"
+            ).id
             continue
         if line.startswith("Diferenças nas Regras"):
             parent = b.section(
@@ -110,8 +115,14 @@ def parse_edison(document_id: str, text: str, title_pt: str, title_en: str) -> P
             n = int(sub.group(1))
             rule_id = f"{document_id}/{numbered('rule', 8)}"
             substep = b.child(
-                rule_id, "Step", seg, prefix="substep", number=n, label_pt=sub.group(2).strip(),
-                kind="damage-substep", title=sub.group(2).strip(),
+                rule_id,
+                "Step",
+                seg,
+                prefix="substep",
+                number=n,
+                label_pt=sub.group(2).strip(),
+                kind="damage-substep",
+                title=sub.group(2).strip(),
             ).id
             continue
         _add_line(b, document_id, parent, substep, rule_no, seg)
@@ -154,8 +165,14 @@ def _add_line(
         node = b.child(parent, "Example", seg, prefix="example", kind="example")
         b.fact(node.id, "example_of", parent, node.id)
         return
-    kind = "bullet" if is_bullet else "link" if "http" in line or line.startswith("Cli") else "paragraph"
-    props: dict[str, object] = {"kind": kind}
+    kind = (
+        "bullet"
+        if is_bullet
+        else "link"
+        if "http" in line or line.startswith("Cli")
+        else "paragraph"
+    )
+    props: dict[str, Any] = {"kind": kind}
     if line.startswith("Os seguintes cards são"):
         props["cards_missing"] = parent.split("/")[-1] != "card-pool"
     b.child(parent, "Passage", seg, **props)

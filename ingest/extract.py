@@ -7,6 +7,7 @@ the parsers recognised (which section a statement is in) and the statement's own
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 
@@ -23,8 +24,18 @@ SPEEDS = {n: concept_id(f"spell-speed-{n}") for n in (1, 2, 3)}
 # Monster classes that a summon list can name instead of cards ("-Synchros", "-Fusões").
 _CLASS_CONCEPTS = {
     concept_id(c)
-    for c in ("synchro-monster", "xyz-monster", "fusion-monster", "ritual-monster", "contact-fusion",
-              "link-monster", "synchro-summon", "xyz-summon", "fusion-summon", "ritual-summon")
+    for c in (
+        "synchro-monster",
+        "xyz-monster",
+        "fusion-monster",
+        "ritual-monster",
+        "contact-fusion",
+        "link-monster",
+        "synchro-summon",
+        "xyz-summon",
+        "fusion-summon",
+        "ritual-summon",
+    )
 }
 _NEGATIVE = re.compile(r"\bN[ÃA]O\b|\bnão\b|\bnem\b|\bnenhum", re.IGNORECASE)
 
@@ -70,8 +81,14 @@ def extract(doc: ParsedDocument, linker: Linker) -> tuple[list[Node], list[Fact]
 def _mention_fact(node: Node, m: Mention) -> Fact:
     assert node.span is not None
     start = node.span.start + m.start
-    return Fact(node.id, "mentions", m.entity, node.id, "document",
-                {"start": start, "end": node.span.start + m.end, "matched": m.matched})
+    return Fact(
+        node.id,
+        "mentions",
+        m.entity,
+        node.id,
+        "document",
+        {"start": start, "end": node.span.start + m.end, "matched": m.matched},
+    )
 
 
 def _section_slug(node: Node, by_id: dict[str, Node]) -> str | None:
@@ -91,7 +108,9 @@ def _summon_class(node: Node) -> str:
     return NON_INHERENT if "/non-inherent/" in node.id else INHERENT
 
 
-def _summon_entries(node: Node, found: list[Mention], section: str, linker: Linker) -> tuple[list[Node], list[Fact]]:
+def _summon_entries(
+    node: Node, found: list[Mention], section: str, linker: Linker
+) -> tuple[list[Node], list[Fact]]:
     """Each card (or monster class) listed in a summon-list item becomes its own entry passage."""
     assert node.span is not None
     kind = INHERENT if section == "inherent" else NON_INHERENT
@@ -99,22 +118,42 @@ def _summon_entries(node: Node, found: list[Mention], section: str, linker: Link
     facts: list[Fact] = []
     text = node.text or ""
     exception = "xce" in text[:20]  # "-Principais Exceções:" / "-Exceção:"
-    for i, m in enumerate(e for e in found if e.entity.startswith("card/") or e.entity in _CLASS_CONCEPTS):
+    for i, m in enumerate(
+        e for e in found if e.entity.startswith("card/") or e.entity in _CLASS_CONCEPTS
+    ):
         entry = Node(
             id=f"{node.id}/{numbered('entry', i + 1)}",
             type="Passage",
             text=text[m.start : m.end],
-            span=Span(node.span.document, node.span.start + m.start, node.span.start + m.end),
+            span=(
+                span := Span(node.span.document, node.span.start + m.start, node.span.start + m.end)
+            ),
             parent=node.id,
             order=i + 1,
             props={"kind": "entry", "entity": m.entity},
         )
         nodes.append(entry)
         facts.append(Fact(entry.id, "part_of", node.id, entry.id, "document"))
-        facts.append(Fact(entry.id, "mentions", m.entity, entry.id, "document",
-                          {"start": entry.span.start, "end": entry.span.end, "matched": m.matched}))  # type: ignore[union-attr]
-        facts.append(Fact(m.entity, "summoned_by", kind, entry.id, "document",
-                          {"exception": exception, "context": node.id}))
+        facts.append(
+            Fact(
+                entry.id,
+                "mentions",
+                m.entity,
+                entry.id,
+                "document",
+                {"start": span.start, "end": span.end, "matched": m.matched},
+            )
+        )
+        facts.append(
+            Fact(
+                m.entity,
+                "summoned_by",
+                kind,
+                entry.id,
+                "document",
+                {"exception": exception, "context": node.id},
+            )
+        )
     del linker
     return nodes, facts
 
@@ -136,9 +175,22 @@ def _negation_rules(node: Node, found: list[Mention], summon: str) -> list[Fact]
         capability = ACTIVATION_NEG
     else:
         capability = SUMMON_NEG
-    how = "negates the card or effect that summons, not the summoned monster" if capability == ACTIVATION_NEG and summon == NON_INHERENT else None
+    how = (
+        "negates the card or effect that summons, not the summoned monster"
+        if capability == ACTIVATION_NEG and summon == NON_INHERENT
+        else None
+    )
     props = {"via": how} if how else {}
-    facts.append(Fact(summon, "not_negatable_by" if negative else "negatable_by", capability, node.id, "document", props))
+    facts.append(
+        Fact(
+            summon,
+            "not_negatable_by" if negative else "negatable_by",
+            capability,
+            node.id,
+            "document",
+            props,
+        )
+    )
     cards = [m for m in found if m.entity.startswith("card/")]
     scope = None
     if "magica ou trap" in lowered or "mágica ou trap" in lowered:
@@ -160,11 +212,23 @@ def _speed_facts(node: Node, found: list[Mention], speed: int, linker: Linker) -
     if "resposta" in lowered:
         cut = lowered.find("mas não")
         for m in found:
-            if m.entity in SPEEDS.values() and not (m.entity == subject and m.start < 25 and speed != 1):
+            if m.entity in SPEEDS.values() and not (
+                m.entity == subject and m.start < 25 and speed != 1
+            ):
                 negative = cut >= 0 and m.start > cut
-                facts.append(Fact(subject, "cannot_respond_to" if negative else "can_respond_to", m.entity, node.id, "document"))
+                facts.append(
+                    Fact(
+                        subject,
+                        "cannot_respond_to" if negative else "can_respond_to",
+                        m.entity,
+                        node.id,
+                        "document",
+                    )
+                )
         if speed == 1 and "quaisquer" in lowered and _NEGATIVE.search(lowered):
-            facts += [Fact(subject, "cannot_respond_to", s, node.id, "document") for s in SPEEDS.values()]
+            facts += [
+                Fact(subject, "cannot_respond_to", s, node.id, "document") for s in SPEEDS.values()
+            ]
     for m in found:
         entry = linker.entries.get(m.entity)
         if entry is not None and entry.type == "Concept" and m.entity not in SPEEDS.values():
@@ -181,7 +245,10 @@ def _ordering(nodes: Iterable[Node]) -> list[Fact]:
     out = []
     for group in steps.values():
         group.sort(key=lambda n: n.order or 0)
-        out += [Fact(a.id, "precedes", b.id, b.id, "document") for a, b in zip(group, group[1:], strict=False)]
+        out += [
+            Fact(a.id, "precedes", b.id, b.id, "document")
+            for a, b in itertools.pairwise(group)
+        ]
     return out
 
 
@@ -190,8 +257,11 @@ def _edison_differences(nodes: Iterable[Node]) -> list[Fact]:
     intro = next((n for n in nodes if n.id.endswith("differences/p-01")), None)
     if intro is None:
         return []
-    return [Fact(n.id, "differs_from", format_id("general"), intro.id, "document")
-            for n in nodes if n.type == "Rule"]
+    return [
+        Fact(n.id, "differs_from", format_id("general"), intro.id, "document")
+        for n in nodes
+        if n.type == "Rule"
+    ]
 
 
 def _dedupe(facts: list[Fact]) -> list[Fact]:

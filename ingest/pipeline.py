@@ -6,11 +6,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kb.errors import IngestError
-from kb.formats import format_entries, format_nodes
-from kb.ids import concept_id, format_id
-from kb.link import Linker
-from kb.model import TEXT_TYPES, Fact, Node, ParsedDocument
 from ingest.candidates import Candidate, candidates
 from ingest.corpus import SourceDocument, corpus_hash, load_manifest
 from ingest.curated import load_cards, load_glossary
@@ -18,6 +13,11 @@ from ingest.edison import parse_edison
 from ingest.extract import extract
 from ingest.rulings import parse_rulings
 from ingest.tag import parse_tag
+from kb.errors import IngestError
+from kb.formats import format_entries, format_nodes
+from kb.ids import concept_id, format_id
+from kb.link import Linker
+from kb.model import TEXT_TYPES, Fact, Node, ParsedDocument
 
 Parser = Callable[[str, str, str, str], ParsedDocument]
 PARSERS: dict[str, Parser] = {"edison": parse_edison, "rulings": parse_rulings, "tag": parse_tag}
@@ -46,7 +46,9 @@ def ingest_corpus(corpus_dir: Path) -> Corpus:
     for doc in docs:
         parser = PARSERS.get(doc.id)
         if parser is None:
-            raise IngestError(str(corpus_dir / "manifest.yaml"), f"no parser for document {doc.id!r}")
+            raise IngestError(
+                str(corpus_dir / "manifest.yaml"), f"no parser for document {doc.id!r}"
+            )
         parsed = parser(doc.id, doc.text, doc.title_pt, doc.title_en)
         extra_nodes, extra_facts = extract(parsed, linker)
         doc_nodes = [*parsed.nodes, *extra_nodes]
@@ -84,13 +86,23 @@ def _unlinked(nodes: list[Node], linker: Linker) -> list[Candidate]:
 def _inferred(nodes: list[Node], facts: list[Fact]) -> list[Fact]:
     """Spell speed of each card from its classes (a card is as fast as its class says)."""
     speed_of = {
-        f.subject: f.object for f in facts if f.predicate == "has_spell_speed" and f.subject.startswith("concept/")
+        f.subject: f.object
+        for f in facts
+        if f.predicate == "has_spell_speed" and f.subject.startswith("concept/")
     }
     out = []
     for f in facts:
         if f.predicate == "instance_of" and f.subject.startswith("card/") and f.object in speed_of:
-            out.append(Fact(f.subject, "has_spell_speed", speed_of[f.object], None, "inferred",
-                            {"via": f.object}))
+            out.append(
+                Fact(
+                    f.subject,
+                    "has_spell_speed",
+                    speed_of[f.object],
+                    None,
+                    "inferred",
+                    {"via": f.object},
+                )
+            )
     del nodes
     return out
 
@@ -109,8 +121,11 @@ def _check_references(nodes: list[Node], facts: list[Fact], corpus_dir: Path) ->
         for end in (f.subject, f.object):
             if end not in known:
                 where = f.props.get("file", "corpus")
-                raise IngestError(str(corpus_dir / str(where)), f"fact {f.predicate} refers to unknown {end!r}",
-                                  f.props.get("line"))
+                raise IngestError(
+                    str(corpus_dir / str(where)),
+                    f"fact {f.predicate} refers to unknown {end!r}",
+                    f.props.get("line"),
+                )
 
 
 SPEED_CONCEPTS = [concept_id(f"spell-speed-{n}") for n in (1, 2, 3)]

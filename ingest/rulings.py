@@ -11,28 +11,53 @@ from __future__ import annotations
 
 import re
 
-from kb.ids import format_id
-from kb.model import ParsedDocument
 from ingest.builder import DocumentBuilder
 from ingest.segment import Segment, sentences, split_at, trimmed
+from kb.ids import format_id
+from kb.model import ParsedDocument
 
 # (slug, heading as written, label_pt, label_en, parent slug or None)
 _SECTIONS: tuple[tuple[str, str, str, str, str | None], ...] = (
-    ("special-summon", "Special Summon Inerente e Não-inerente.",
-     "Invocação-Especial inerente e não-inerente", "Inherent and non-inherent Special Summons", None),
-    ("inherent", "Inerentes",
-     "Invocações-Especiais inerentes", "Inherent Special Summons", "special-summon"),
-    ("non-inherent", "Não-inerentes",
-     "Invocações-Especiais não-inerentes", "Non-inherent Special Summons", "special-summon"),
+    (
+        "special-summon",
+        "Special Summon Inerente e Não-inerente.",
+        "Invocação-Especial inerente e não-inerente",
+        "Inherent and non-inherent Special Summons",
+        None,
+    ),
+    (
+        "inherent",
+        "Inerentes",
+        "Invocações-Especiais inerentes",
+        "Inherent Special Summons",
+        "special-summon",
+    ),
+    (
+        "non-inherent",
+        "Não-inerentes",
+        "Invocações-Especiais não-inerentes",
+        "Non-inherent Special Summons",
+        "special-summon",
+    ),
     ("chain-link", "Chain Link", "Elo de Corrente", "Chain Link", None),
-    ("chain-start", "Quem tem o direito de começar a Cadeia?",
-     "Quem pode começar a Corrente", "Who may start a Chain", None),
+    (
+        "chain-start",
+        "Quem tem o direito de começar a Cadeia?",
+        "Quem pode começar a Corrente",
+        "Who may start a Chain",
+        None,
+    ),
     ("spell-speed", "Spell Speed", "Velocidade de Magia", "Spell Speed", None),
     ("speed-1", "Velocidade de Feitiço 1", "Velocidade de Magia 1", "Spell Speed 1", "spell-speed"),
     ("speed-2", "Spell Speed 2", "Velocidade de Magia 2", "Spell Speed 2", "spell-speed"),
     ("speed-3", "Velocidade de Feitiço 3", "Velocidade de Magia 3", "Spell Speed 3", "spell-speed"),
-    ("effect-types", "Tipos (monster effect)",
-     "Tipos de efeito de monstro", "Monster effect types", None),
+    (
+        "effect-types",
+        "Tipos (monster effect)",
+        "Tipos de efeito de monstro",
+        "Monster effect types",
+        None,
+    ),
 )
 # Where each heading is searched for: the first occurrence at or after this anchor text.
 _ANCHORS = {
@@ -95,9 +120,7 @@ def _list_body(b: DocumentBuilder, section: str, text: str, start: int, end: int
     parent = section
     for piece in split_at(text, start, end, cuts):
         if piece.start == rules_at:
-            parent = b.section(
-                section, "rules", piece, label_pt="Regras", label_en="Rules"
-            ).id
+            parent = b.section(section, "rules", piece, label_pt="Regras", label_en="Rules").id
         elif text[piece.start] == "-":
             b.child(parent, "Passage", piece, kind="list-item")
         else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -67,5 +68,5 @@ def sentences(source: str, start: int, end: int) -> list[Segment]:
 def split_at(source: str, start: int, end: int, cuts: list[int]) -> list[Segment]:
     """Split source[start:end] at the given absolute offsets, trimming each piece."""
     bounds = [start, *sorted(c for c in cuts if start < c < end), end]
-    pieces = (trimmed(source, a, b) for a, b in zip(bounds, bounds[1:], strict=False))
+    pieces = (trimmed(source, a, b) for a, b in itertools.pairwise(bounds))
     return [p for p in pieces if p is not None]

@@ -8,10 +8,10 @@
 
 from __future__ import annotations
 
-from kb.ids import format_id
-from kb.model import ParsedDocument
 from ingest.builder import DocumentBuilder
 from ingest.segment import Segment, lines, trimmed
+from kb.ids import format_id
+from kb.model import ParsedDocument
 
 _SECTIONS = {
     "Regras Básicas": ("basic-rules", "Basic Rules"),

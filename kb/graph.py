@@ -135,5 +135,11 @@ def fact_record(f: Fact) -> dict[str, Any]:
 
 
 def fact_from_record(data: dict[str, Any]) -> Fact:
-    return Fact(data["subject"], data["predicate"], data["object"], data.get("source"),
-                data["authority"], data.get("props") or {})
+    return Fact(
+        data["subject"],
+        data["predicate"],
+        data["object"],
+        data.get("source"),
+        data["authority"],
+        data.get("props") or {},
+    )

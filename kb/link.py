@@ -67,7 +67,9 @@ class Linker:
     def surfaces_of(self, entity: str) -> list[str]:
         return [s for s, e in self._by_surface.items() if e == entity]
 
-    def link(self, text: str, *, fuzzy: bool = False, types: frozenset[str] | None = None) -> list[Mention]:
+    def link(
+        self, text: str, *, fuzzy: bool = False, types: frozenset[str] | None = None
+    ) -> list[Mention]:
         """Mentions in `text` (offsets into `text`), in order; fuzzy adds typo-tolerant matches."""
         folded, offsets = fold_with_offsets(text)
         mentions: list[Mention] = []

@@ -83,7 +83,9 @@ class RulingsService:
             doc = self.kg.get(node.span.document)
             data["document_title"] = doc.label_pt if doc else None
         data["out"] = [self._fact_json(f) for f in self.kg.out(node.id) if f.predicate != "part_of"]
-        data["in"] = [self._fact_json(f) for f in self.kg.into(node.id) if f.predicate != "part_of"][:200]
+        data["in"] = [
+            self._fact_json(f) for f in self.kg.into(node.id) if f.predicate != "part_of"
+        ][:200]
         data["children"] = self.kg.children(node.id)
         section = self.kg.section_of(node.id) if node.parent else None
         data["section"] = section.id if section else None

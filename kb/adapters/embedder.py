@@ -84,6 +84,15 @@ def e5_prefixes(model: str | Path) -> tuple[str, str] | None:
     return None
 
 
+def embedding_dimension(model: Any) -> int | None:
+    """A sentence-transformers model's output dimension (the method was renamed in v6)."""
+    getter = getattr(model, "get_embedding_dimension", None)
+    if getter is None:
+        getter = model.get_sentence_embedding_dimension
+    dim = getter()
+    return int(dim) if dim else None
+
+
 def _weights_digest(folder: Path) -> str | None:
     """Short sha256 of a local model folder's weight file, or None if it has none."""
     for name in _WEIGHT_FILES:
@@ -139,7 +148,7 @@ class SentenceTransformerEmbedder:
                 f"{model}: no local sentence-transformers model "
                 f"(offline, nothing is downloaded): {exc}"
             ) from exc
-        dim = self._model.get_sentence_embedding_dimension()
+        dim = embedding_dimension(self._model)
         if not dim:
             raise ValueError(f"{model}: model does not report an embedding dimension")
         self.dim: int = int(dim)
