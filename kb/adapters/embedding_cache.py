@@ -1,0 +1,55 @@
+"""On-disk cache of passage embeddings keyed by (model, text hash): rebuilds embed only changes."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from kb.embedding import Embedder
+
+
+def _key(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+def _file(cache_dir: Path, model: str) -> Path:
+    safe = hashlib.sha256(model.encode()).hexdigest()[:16]
+    return cache_dir / f"emb-{safe}.npz"
+
+
+def cached_embeddings(
+    embedder: Embedder, texts: Sequence[str], cache_dir: Path | None
+) -> tuple[np.ndarray, int]:
+    """Embeddings of `texts` (rows in order) and how many had to be computed now."""
+    store: dict[str, np.ndarray] = {}
+    path = _file(cache_dir, embedder.name) if cache_dir is not None else None
+    if path is not None and path.exists():
+        try:
+            with np.load(path) as data:
+                store = {k: data[k] for k in data.files}
+        except (OSError, ValueError):
+            store = {}  # a corrupt cache is simply recomputed
+    keys = [_key(t) for t in texts]
+    missing = sorted({k: t for k, t in zip(keys, texts, strict=True) if k not in store}.items())
+    if missing:
+        vectors = embedder.embed_passages([t for _, t in missing])
+        for (k, _), v in zip(missing, vectors, strict=True):
+            store[k] = np.asarray(v, dtype=np.float32)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".emb-", suffix=".npz", dir=path.parent)
+            os.close(fd)
+            try:
+                np.savez(tmp, **store)
+                os.replace(tmp, path)
+            finally:
+                if os.path.exists(tmp):
+                    os.unlink(tmp)
+    if not keys:
+        return np.zeros((0, embedder.dim), dtype=np.float32), 0
+    return np.stack([store[k] for k in keys]), len(missing)

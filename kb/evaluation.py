@@ -1,0 +1,93 @@
+"""Evaluation of retrieval (Recall@k, MRR per ranker and fused) over a JSONL query set."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from kb.errors import InvalidQuery
+from kb.search import SearchIndex, SearchOptions
+
+
+class HasIndex(Protocol):
+    index: SearchIndex
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    """Objects of a JSONL file; a bad line is an error naming the file and line."""
+    try:
+        lines = path.read_text("utf-8").splitlines()
+    except OSError as exc:
+        raise InvalidQuery("file", f"cannot read {path}: {exc.strerror}") from exc
+    items = []
+    for i, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except ValueError as exc:
+            raise InvalidQuery("file", f"{path}:{i}: not JSON ({exc.msg})") from exc
+        if not isinstance(item, dict):
+            raise InvalidQuery("file", f"{path}:{i}: expected an object")
+        items.append(item)
+    return items
+
+
+def _metrics(ranked: list[list[str]], relevant: list[set[str]]) -> dict[str, float]:
+    r1 = r5 = rr = 0.0
+    for got, rel in zip(ranked, relevant, strict=True):
+        first = next((i for i, g in enumerate(got) if g in rel), None)
+        if first is not None:
+            rr += 1.0 / (first + 1)
+            r1 += first < 1
+            r5 += first < 5
+    n = max(len(ranked), 1)
+    return {"recall@1": r1 / n, "recall@5": r5 / n, "mrr": rr / n, "n": len(ranked)}
+
+
+def evaluate_search(service: HasIndex, items: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each ranker alone and the fused ranking, overall and by language / kind."""
+    index = service.index
+    known = set(index.position)
+    per: dict[str, list[list[str]]] = defaultdict(list)
+    relevant: list[set[str]] = []
+    groups: dict[str, list[int]] = defaultdict(list)
+    for i, item in enumerate(items):
+        rel = set(item.get("relevant") or [])
+        if not item.get("q") or not rel:
+            raise InvalidQuery("file", f"item {item.get('id', i)} needs 'q' and 'relevant'")
+        unknown = rel - known
+        if unknown:
+            raise InvalidQuery(
+                "file", f"item {item.get('id', i)} names unknown ids {sorted(unknown)}"
+            )
+        relevant.append(rel)
+        q = str(item["q"])
+        mentions = index.linker.link(q, fuzzy=True)
+        entities = [m.entity for m in mentions if not m.entity.startswith("format/")]
+        scores = {
+            "dense": index.dense_scores(q),
+            "lexical": index.lexical.scores(index.expand(q, mentions)),
+            "graph": index.graph_scores(entities),
+        }
+        for name, s in scores.items():
+            order = [int(j) for j in np.argsort(-s, kind="stable")[:10] if s[j] > 0]
+            per[name].append([index.units[j].id for j in order])
+        hits = index.search(q, SearchOptions(k=10), mentions)
+        per["fused"].append([h.node.id for h in hits])
+        for key in ("lang", "kind"):
+            if item.get(key):
+                groups[f"{key}={item[key]}"].append(i)
+    result = {
+        "queries": len(items),
+        "rankers": {name: _metrics(r, relevant) for name, r in per.items()},
+        "by_group": {
+            g: _metrics([per["fused"][i] for i in idx], [relevant[i] for i in idx])
+            for g, idx in sorted(groups.items())
+        },
+    }
+    return result

@@ -1,0 +1,199 @@
+"""Hybrid retrieval: dense (embeddings) + lexical (BM25) + graph (linked entities), fused by RRF."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from kb.analysis import analyse
+from kb.embedding import Embedder
+from kb.fusion import fuse_rrf, ranks
+from kb.graph import KnowledgeGraph
+from kb.lexical import BM25Index
+from kb.link import Linker
+from kb.model import Mention, Node
+
+SKIPPED_KINDS = frozenset({"entry", "title", "toc", "link"})
+RANK_DEPTH = 60
+OTHER_FORMAT_FACTOR = 0.5  # passages scoped to another format are demoted, not hidden
+GENERAL_FACTOR = 0.8  # general rules still apply inside a format, slightly below its own rules
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    k: int = 10
+    format: str | None = None
+    types: frozenset[str] | None = None
+    document: str | None = None
+
+
+@dataclass
+class Hit:
+    node: Node
+    score: float
+    scores: dict[str, float]
+    format: str | None
+    section: Node | None
+    entities: list[str] = field(default_factory=list)
+
+
+def search_units(kg: KnowledgeGraph) -> list[Node]:
+    """The nodes search indexes, in a stable order (titles, links and card entries are left out)."""
+    return [n for n in kg.retrievable() if n.props.get("kind") not in SKIPPED_KINDS]
+
+
+def index_texts(kg: KnowledgeGraph) -> list[str]:
+    """The indexed text of each search unit, in `search_units` order."""
+    return [index_text(n, kg.section_of(n.id)) for n in search_units(kg)]
+
+
+def index_text(node: Node, section: Node | None) -> str:
+    """What a passage is indexed as: its section's heading, then its text."""
+    head = (section.label_pt or section.text or "") if section else ""
+    return f"{head}: {node.text}" if head else node.text or ""
+
+
+class SearchIndex:
+    """Indexes over the retrievable passages of one graph."""
+
+    def __init__(
+        self,
+        kg: KnowledgeGraph,
+        linker: Linker,
+        embedder: Embedder | None,
+        vectors: np.ndarray | None,
+        doc_formats: dict[str, str],
+        weights: dict[str, float],
+        rrf_k: int,
+    ) -> None:
+        self.kg = kg
+        self.linker = linker
+        self.embedder = embedder
+        self.units = search_units(kg)
+        self.position = {n.id: i for i, n in enumerate(self.units)}
+        self.sections = [kg.section_of(n.id) for n in self.units]
+        self.texts = [index_text(n, s) for n, s in zip(self.units, self.sections, strict=True)]
+        self.formats = [doc_formats.get(n.span.document) if n.span else None for n in self.units]
+        self.lexical = BM25Index(self.texts)
+        self.vectors = vectors
+        self.weights = weights
+        self.rrf_k = rrf_k
+        self._entity_links = self._graph_links()
+        self._query_vec = lru_cache(maxsize=512)(self._embed_query)
+
+    # --- graph ranking ---------------------------------------------------------------------
+    def _indexed_ancestor(self, node_id: str) -> int | None:
+        if node_id in self.position:
+            return self.position[node_id]
+        if node_id not in self.kg:
+            return None
+        for a in self.kg.ancestors(node_id):
+            if a in self.position:
+                return self.position[a]
+        return None
+
+    def _graph_links(self) -> dict[str, dict[int, float]]:
+        """entity → {unit: strength}: mentions (1.0), stated facts (0.7), rules about it (0.3)."""
+        links: dict[str, dict[int, float]] = defaultdict(dict)
+
+        def put(entity: str, unit: int | None, strength: float) -> None:
+            if unit is not None:
+                links[entity][unit] = max(links[entity].get(unit, 0.0), strength)
+
+        for f in self.kg.facts:
+            if f.predicate == "mentions":
+                put(f.object, self._indexed_ancestor(f.subject), 1.0)
+            elif f.predicate == "about":
+                for i, s in enumerate(self.sections):
+                    if s is not None and s.id == f.subject:
+                        put(f.object, i, 0.3)
+            elif f.source is not None and f.predicate not in ("part_of", "example_of", "precedes"):
+                unit = self._indexed_ancestor(f.source)
+                put(f.subject, unit, 0.7)
+                put(f.object, unit, 0.7)
+        return dict(links)
+
+    def graph_scores(self, entities: list[str]) -> np.ndarray:
+        scores = np.zeros(len(self.units), dtype=np.float32)
+        for e in dict.fromkeys(entities):
+            linked = self._entity_links.get(e, {})
+            if not linked:
+                continue
+            specificity = 1.0 / math.log2(2 + len(linked))
+            for unit, strength in linked.items():
+                scores[unit] += specificity * strength
+        return scores
+
+    # --- dense -----------------------------------------------------------------------------
+    def _embed_query(self, text: str) -> np.ndarray:
+        assert self.embedder is not None
+        return self.embedder.embed_queries([text])[0]
+
+    def dense_scores(self, query: str) -> np.ndarray:
+        if self.embedder is None or self.vectors is None:
+            return np.zeros(len(self.units), dtype=np.float32)
+        sims = self.vectors @ self._query_vec(query)
+        return np.clip(sims, 0.0, None).astype(np.float32)
+
+    # --- lexical ---------------------------------------------------------------------------
+    def expand(self, query: str, mentions: list[Mention]) -> list[str]:
+        """Query terms plus every name of each linked entity (pt ↔ en, aliases)."""
+        terms = analyse(query)
+        for m in mentions:
+            for surface in self.linker.surfaces_of(m.entity):
+                terms += analyse(surface)
+        return terms
+
+    # --- search ----------------------------------------------------------------------------
+    def search(
+        self, query: str, options: SearchOptions, mentions: list[Mention] | None = None
+    ) -> list[Hit]:
+        mentions = self.linker.link(query, fuzzy=True) if mentions is None else mentions
+        entities = [m.entity for m in mentions if not m.entity.startswith("format/")]
+        per_ranker = {
+            "dense": self.dense_scores(query),
+            "lexical": self.lexical.scores(self.expand(query, mentions)),
+            "graph": self.graph_scores(entities),
+        }
+        rankings = {name: ranks(s, RANK_DEPTH) for name, s in per_ranker.items()}
+        fused = fuse_rrf(rankings, self.weights, self.rrf_k)
+        hits: list[Hit] = []
+        for unit, score in fused.items():
+            node = self.units[unit]
+            if options.types and node.type not in options.types:
+                continue
+            if options.document and (node.span is None or node.span.document != options.document):
+                continue
+            fmt = self.formats[unit]
+            if options.format and fmt != options.format:
+                score *= GENERAL_FACTOR if fmt == "general" else OTHER_FORMAT_FACTOR
+            scores = {name: round(float(s[unit]), 4) for name, s in per_ranker.items()}
+            hits.append(Hit(node, score, scores, fmt, self.sections[unit]))
+        hits.sort(key=lambda h: (-h.score, h.node.id))
+        top = hits[: options.k]
+        for h in top:
+            h.entities = sorted({f.object for f in self.kg.out(h.node.id, "mentions")})
+        return top
+
+
+def hit_json(hit: Hit) -> dict[str, Any]:
+    n = hit.node
+    assert n.span is not None
+    return {
+        "id": n.id,
+        "type": n.type,
+        "document": n.span.document,
+        "section": hit.section.id if hit.section else None,
+        "format": hit.format,
+        "text": n.text,
+        "start": n.span.start,
+        "end": n.span.end,
+        "score": round(hit.score, 6),
+        "scores": hit.scores,
+        "entities": hit.entities,
+    }
