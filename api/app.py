@@ -6,9 +6,20 @@ from typing import Annotated, Any
 
 from fastapi import FastAPI, Query
 from fastapi.responses import PlainTextResponse
+from pydantic import BaseModel, Field
 
 from api.errors import install_error_handlers
 from kb.service import RulingsService
+
+
+class AskRequest(BaseModel):
+    """The body of POST /ask."""
+
+    question: str = Field(description="The ruling question, pt or en.")
+    format: str | None = Field(
+        default=None, description="edison, tag or general; detected when null."
+    )
+    k: int = Field(default=5, description="Citations to return (1..100).")
 
 
 def create_app(service: RulingsService, *, stale_error: str | None = None) -> FastAPI:
@@ -43,6 +54,10 @@ def create_app(service: RulingsService, *, stale_error: str | None = None) -> Fa
         ] = None,
     ) -> dict[str, Any]:
         return service.search(q, k=k, format=format, type=type)
+
+    @app.post("/ask")
+    def ask(body: AskRequest) -> dict[str, Any]:
+        return service.ask(body.question, format=body.format, k=body.k)
 
     @app.get("/link")
     def link(q: Annotated[str, Query(description="Text to link.")]) -> dict[str, Any]:

@@ -261,6 +261,77 @@ def eval_search(
 
 
 @app.command()
+def ask(
+    question: Annotated[str, typer.Argument(help="The ruling question, pt or en")],
+    fmt: Annotated[str | None, typer.Option("--format", help="edison, tag or general")] = None,
+    k: Annotated[int, typer.Option("--k", help="Citations (1..100).")] = 5,
+    data: DataOpt = None,
+    corpus: CorpusOpt = None,
+    model: ModelOpt = None,
+    embedder: EmbedderOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Answer a ruling question: verdict, reasoning steps and exact citations."""
+    s = settings(data, corpus, model=model, embedder=embedder)
+    result = guarded(lambda: service(s, search=True).ask(question, format=fmt, k=k))
+    if as_json:
+        emit(result)
+        return
+    verdict = {"yes": "[green]YES[/green]", "no": "[red]NO[/red]"}.get(
+        result["verdict"] or "", "[yellow]—[/yellow]"
+    )
+    out.print(
+        f"{verdict}  {result['answer']}  [dim](confidence {result['confidence']:.2f}, format {result['format']})[/dim]",
+        soft_wrap=True,
+    )
+    for i, step in enumerate(result["reasoning"], 1):
+        out.print(f"  {i}. {step['step']} [dim]{step['source'] or 'curated'}[/dim]", soft_wrap=True)
+    for c in result["citations"][:3]:
+        out.print(
+            f"  [cyan]{c['id']}[/cyan] [{c['start']}:{c['end']}] {c['text']}",
+            soft_wrap=True,
+            highlight=False,
+        )
+
+
+@app.command("eval")
+def eval_answers(
+    file: Annotated[Path, typer.Argument(help="JSONL of {q, format, verdict, contains, cite}")],
+    data: DataOpt = None,
+    corpus: CorpusOpt = None,
+    model: ModelOpt = None,
+    embedder: EmbedderOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Verdict accuracy, citation hit@3 and out-of-scope accuracy, overall and per topic."""
+    from kb.evaluation import evaluate_answers, read_jsonl
+
+    s = settings(data, corpus, model=model, embedder=embedder)
+    items = guarded(lambda: read_jsonl(file))
+    result = guarded(lambda: evaluate_answers(service(s, search=True), items))
+    if as_json:
+        emit(result)
+        return
+    o = result["overall"]
+    out.print(
+        f"verdict accuracy {o['verdict_accuracy']:.3f} (n={o['yes_no']})  citation hit@3 {o['cite_hit3']:.3f} "
+        f"(n={o['cited']})  out-of-scope accuracy {o['oos_accuracy']:.3f} (n={o['oos']})  contains {o['contains']:.3f}"
+    )
+    table = Table(title="per topic")
+    for col in ("topic", "n", "verdict", "cite@3", "contains"):
+        table.add_column(col)
+    for topic, m in result["topics"].items():
+        table.add_row(
+            topic,
+            str(m["n"]),
+            f"{m['verdict_accuracy']:.2f}",
+            f"{m['cite_hit3']:.2f}",
+            f"{m['contains']:.2f}",
+        )
+    out.print(table)
+
+
+@app.command()
 def serve(
     host: Annotated[str | None, typer.Option(help="Bind address (YGO_HOST).")] = None,
     port: Annotated[int | None, typer.Option(help="Port (YGO_PORT).")] = None,

@@ -209,7 +209,10 @@ def _speed_facts(node: Node, found: list[Mention], speed: int, linker: Linker) -
     subject = SPEEDS[speed]
     facts: list[Fact] = []
     lowered = text.casefold()
-    if "resposta" in lowered:
+    # "não podem ser encadeados em resposta a quaisquer outros efeitos": Spell Speed 1 responds to
+    # nothing, so its own name elsewhere in the sentence is no `can_respond_to`.
+    responds_to_nothing = speed == 1 and "quaisquer" in lowered and bool(_NEGATIVE.search(lowered))
+    if "resposta" in lowered and not responds_to_nothing:
         cut = lowered.find("mas não")
         for m in found:
             if m.entity in SPEEDS.values() and not (
@@ -225,10 +228,10 @@ def _speed_facts(node: Node, found: list[Mention], speed: int, linker: Linker) -
                         "document",
                     )
                 )
-        if speed == 1 and "quaisquer" in lowered and _NEGATIVE.search(lowered):
-            facts += [
-                Fact(subject, "cannot_respond_to", s, node.id, "document") for s in SPEEDS.values()
-            ]
+    if "resposta" in lowered and responds_to_nothing:
+        facts += [
+            Fact(subject, "cannot_respond_to", s, node.id, "document") for s in SPEEDS.values()
+        ]
     for m in found:
         entry = linker.entries.get(m.entity)
         if entry is not None and entry.type == "Concept" and m.entity not in SPEEDS.values():

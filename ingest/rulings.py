@@ -121,6 +121,7 @@ def _list_body(b: DocumentBuilder, section: str, text: str, start: int, end: int
     for piece in split_at(text, start, end, cuts):
         if piece.start == rules_at:
             parent = b.section(section, "rules", piece, label_pt="Regras", label_en="Rules").id
+            b.fact(parent, "applies_in", format_id("general"), parent)
         elif text[piece.start] == "-":
             b.child(parent, "Passage", piece, kind="list-item")
         else:

@@ -57,6 +57,7 @@ def parse_tag(document_id: str, text: str, title_pt: str, title_en: str) -> Pars
             turn_order = b.section(
                 section, "turn-order", seg, label_pt="Ordem do Turno", label_en="Turn order"
             ).id
+            b.fact(turn_order, "applies_in", tag, turn_order)
             paragraph = turn_order
             continue
         if turn_order is not None and line.startswith("- Equipe"):

@@ -29,7 +29,7 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
             continue
         try:
             item = json.loads(line)
-        except ValueError as exc:
+        except json.JSONDecodeError as exc:
             raise InvalidQuery("file", f"{path}:{i}: not JSON ({exc.msg})") from exc
         if not isinstance(item, dict):
             raise InvalidQuery("file", f"{path}:{i}: expected an object")
@@ -91,3 +91,64 @@ def evaluate_search(service: HasIndex, items: list[dict[str, Any]]) -> dict[str,
         },
     }
     return result
+
+
+class Answers(Protocol):
+    def ask(self, question: str, format: str | None = None, k: int = 5) -> dict[str, Any]: ...
+
+
+def evaluate_answers(service: Answers, items: list[dict[str, Any]]) -> dict[str, Any]:
+    """Verdict accuracy on yes/no items, cite hit@3, out-of-scope accuracy, per topic."""
+    from kb.ids import fold
+
+    rows = []
+    for item in items:
+        result = service.ask(str(item["q"]), format=item.get("format") or None, k=5)
+        expected = item.get("verdict")
+        topic = str(item.get("topic", "?"))
+        oos = topic == "out-of-scope"
+        cite = str(item.get("cite") or "")
+        texts = [c["text"] for c in result["citations"][:3]]
+        answer = fold(result["answer"])
+        rows.append(
+            {
+                "id": item.get("id"),
+                "topic": topic,
+                "yes_no": expected in ("yes", "no"),
+                "verdict_ok": result["verdict"] == expected,
+                "oos": oos,
+                "cited": bool(cite),
+                "cite_ok": bool(cite) and any(cite in t or t in cite for t in texts),
+                "contains_ok": any(fold(c) in answer for c in item.get("contains") or []),
+                "got": result["verdict"],
+                "expected": expected,
+            }
+        )
+
+    def summary(rs: list[dict[str, Any]]) -> dict[str, Any]:
+        yn = [r for r in rs if r["yes_no"]]
+        ci = [r for r in rs if r["cited"]]
+        oo = [r for r in rs if r["oos"]]
+        return {
+            "n": len(rs),
+            "yes_no": len(yn),
+            "verdict_accuracy": sum(r["verdict_ok"] for r in yn) / max(len(yn), 1),
+            "cited": len(ci),
+            "cite_hit3": sum(r["cite_ok"] for r in ci) / max(len(ci), 1),
+            "oos": len(oo),
+            "oos_accuracy": sum(r["got"] is None for r in oo) / max(len(oo), 1),
+            "contains": sum(r["contains_ok"] for r in rs) / max(len(rs), 1),
+        }
+
+    topics: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        topics[r["topic"]].append(r)
+    return {
+        "overall": summary(rows),
+        "topics": {t: summary(rs) for t, rs in sorted(topics.items())},
+        "failures": [
+            r
+            for r in rows
+            if (r["yes_no"] and not r["verdict_ok"]) or (r["oos"] and r["got"] is not None)
+        ],
+    }

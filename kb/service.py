@@ -6,6 +6,7 @@ from typing import Any
 
 from rapidfuzz import process
 
+from kb.answer import Answerer
 from kb.config import Settings
 from kb.embedding import Embedder
 from kb.errors import InvalidQuery, NotFound
@@ -57,6 +58,15 @@ class RulingsService:
             },
             settings.rrf_k,
         )
+        self.answerer = Answerer(self.kg, self.index, artifact.documents)
+
+    # --- ask -----------------------------------------------------------------------------
+    def ask(self, question: str, format: str | None = None, k: int = 5) -> dict[str, Any]:
+        """A verdict, the reasoning path and exact citations for a ruling question."""
+        text = check_text("question", question, self.settings.max_query_chars)
+        fmt = check_format(format)
+        k = check_k(k, self.settings.max_k)
+        return self.answerer.answer(text, fmt, k)
 
     # --- search --------------------------------------------------------------------------
     def search(

@@ -45,7 +45,7 @@ def cached_embeddings(
             fd, tmp = tempfile.mkstemp(prefix=".emb-", suffix=".npz", dir=path.parent)
             os.close(fd)
             try:
-                np.savez(tmp, **store)
+                np.savez(tmp, **store)  # type: ignore[arg-type]
                 os.replace(tmp, path)
             finally:
                 if os.path.exists(tmp):

@@ -1,0 +1,182 @@
+"""Answering a ruling question: link, detect format and language, reason, retrieve, cite."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from kb.graph import KnowledgeGraph
+from kb.ids import fold
+from kb.link import Mention
+from kb.reason import Decision, Step
+from kb.reason.chain import decide_chain
+from kb.reason.statement import best_clause, question_negated
+from kb.reason.summon import decide_summon
+from kb.search import Hit, SearchIndex, SearchOptions
+
+_OPEN = re.compile(
+    r"^\W*(quem|qual|quais|quando|como|onde|quant[oa]s?|o que|oque|por ?que|porque|what|who|which|when|how|where|why|list|liste|explique|explain|descreva|describe)\b"
+)
+_PT = re.compile(
+    r"\b(nao|não|pode|posso|é|uma|um|com|que|do|da|no|na|em|se|carta|jogador|duelista|corrente|quando|qual|quem|como|isso|eu|meu|minha|ser|sao|são)\b"
+)
+_EN = re.compile(
+    r"\b(the|can|does|is|my|i|of|to|in|when|what|who|which|how|chain|player|card|if|it|an|and|do|be)\b"
+)
+_TAG_WORDS = re.compile(
+    r"\b(tag|duelista [12][ab]|[12][ab]|companheiro de equipe|teammate|team|equipe|dupla|2v2|2 vs 2|parceiro|partner)\b"
+)
+_EDISON_WORDS = re.compile(r"\bedison\b")
+MIN_SUPPORT = 0.45  # below this overlap nothing in the KB decides the question
+MIN_DENSE = 0.82  # cosine of the best hit under which the question is out of scope
+
+
+@dataclass(frozen=True)
+class Question:
+    text: str
+    lang: str
+    format: str | None
+    yes_no: bool
+    mentions: list[Mention]
+
+
+def detect_lang(text: str) -> str:
+    q = fold(text)
+    return "pt" if len(_PT.findall(q)) >= len(_EN.findall(q)) else "en"
+
+
+def detect_format(text: str, mentions: list[Mention], given: str | None) -> str | None:
+    if given:
+        return given
+    q = fold(text)
+    if _EDISON_WORDS.search(q) or any(m.entity == "format/edison" for m in mentions):
+        return "edison"
+    if _TAG_WORDS.search(q) or any(
+        m.entity in ("format/tag", "concept/tag-duel") for m in mentions
+    ):
+        return "tag"
+    return None
+
+
+def is_yes_no(text: str) -> bool:
+    return not _OPEN.search(fold(text))
+
+
+class Answerer:
+    """Composes reasoners and retrieval into the /ask contract."""
+
+    def __init__(self, kg: KnowledgeGraph, index: SearchIndex, documents: dict[str, str]) -> None:
+        self.kg = kg
+        self.index = index
+        self.documents = documents
+
+    def parse(self, text: str, fmt: str | None) -> Question:
+        mentions = self.index.linker.link(text, fuzzy=True)
+        return Question(
+            text, detect_lang(text), detect_format(text, mentions, fmt), is_yes_no(text), mentions
+        )
+
+    def answer(self, text: str, fmt: str | None, k: int) -> dict[str, Any]:
+        q = self.parse(text, fmt)
+        entities = [m.entity for m in q.mentions if not m.entity.startswith("format/")]
+        hits = self.index.search(text, SearchOptions(k=max(k, 8), format=q.format), q.mentions)
+        decision = self._reason(q, entities) if q.yes_no else None
+        if decision is None:
+            decision = self._from_statements(q, entities, hits)
+        return self._compose(q, decision, hits, k)
+
+    def _reason(self, q: Question, entities: list[str]) -> Decision | None:
+        for reasoner in (
+            lambda: decide_summon(self.kg, q.text, entities, q.lang),
+            lambda: decide_chain(self.kg, q.text, q.mentions, q.lang),
+        ):
+            decision = reasoner()
+            if decision is not None:
+                return decision
+        return None
+
+    def _in_scope(self, hits: list[Hit]) -> bool:
+        return (
+            (bool(hits)
+            and max(h.scores["dense"] for h in hits) >= MIN_DENSE)
+            or any(h.scores["graph"] > 0.5 for h in hits[:3])
+        )
+
+    def _from_statements(self, q: Question, entities: list[str], hits: list[Hit]) -> Decision:
+        scoped = [h for h in hits if q.format is None or h.format in (q.format, "general")]
+        clause = best_clause(q.text, entities, scoped[:5]) if scoped else None
+        if clause is None or clause.overlap < MIN_SUPPORT or not self._in_scope(hits):
+            return Decision(
+                None,
+                [],
+                "No ruling found in the knowledge base for this question.",
+                "Nenhuma regra encontrada na base de conhecimento para esta pergunta.",
+                0.1,
+                [],
+                "none",
+            )
+        src = clause.hit.node.id
+        step = Step(f"Deciding statement: {clause.text}", f"Trecho decisivo: {clause.text}", src)
+        if not q.yes_no:
+            return Decision(None, [step], clause.text, clause.text, 0.5, [src], "statement")
+        positive = not clause.negative
+        if question_negated(q.text):
+            positive = not positive
+        verdict = "yes" if positive else "no"
+        en = f"{'Yes' if positive else 'No'}. According to the rules: “{clause.text}”"
+        pt = f"{'Sim' if positive else 'Não'}. Segundo as regras: “{clause.text}”"
+        conf = round(min(0.75, 0.3 + clause.overlap * 0.4), 2)
+        return Decision(verdict, [step], en, pt, conf, [src], "statement")
+
+    def _compose(self, q: Question, d: Decision, hits: list[Hit], k: int) -> dict[str, Any]:
+        cited: list[dict[str, Any]] = []
+        seen: set[str] = set()
+        for rank, node_id in enumerate([*d.sources, *(h.node.id for h in hits)]):
+            if node_id in seen or node_id not in self.kg or len(cited) >= k:
+                continue
+            node = self.kg.node(node_id)
+            if node.span is None or not node.text:
+                continue
+            seen.add(node_id)
+            section = self.kg.section_of(node_id)
+            hit_score = next((h.score for h in hits if h.node.id == node_id), 0.0)
+            cited.append(
+                {
+                    "id": node_id,
+                    "document": node.span.document,
+                    "section": section.id if section else None,
+                    "text": self.documents[node.span.document][node.span.start : node.span.end],
+                    "start": node.span.start,
+                    "end": node.span.end,
+                    "score": round(1.0 if rank < len(d.sources) else hit_score, 6),
+                }
+            )
+        if d.verdict is None and d.reasoner == "none":
+            related = [h.node.id for h in hits[:k]]
+            cited = []
+        else:
+            related = sorted({e for h in hits[:3] for e in h.entities})[:20]
+        return {
+            "question": q.text,
+            "format": q.format,
+            "verdict": d.verdict,
+            "answer": d.summary_pt if q.lang == "pt" else d.summary_en,
+            "confidence": d.confidence,
+            "reasoning": [
+                {"step": s.text_pt if q.lang == "pt" else s.text_en, "source": s.source}
+                for s in d.steps
+            ],
+            "citations": cited,
+            "entities": [
+                {
+                    "id": m.entity,
+                    "type": self.index.linker.entries[m.entity].type,
+                    "label": self.index.linker.entries[m.entity].label,
+                    "span": [m.start, m.end],
+                }
+                for m in q.mentions
+            ],
+            "related": related,
+            "reasoner": d.reasoner,
+        }

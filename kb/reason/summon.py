@@ -1,0 +1,159 @@
+"""Summon negation: inherent vs non-inherent Special Summons × what a negation card negates.
+
+Cyber Dragon —summoned_by→ inherent —negatable_by→ summon-negation ←has_capability— Solemn Judgment.
+Works for any card whose summon kind and capabilities are known (document or curated facts).
+"""
+
+from __future__ import annotations
+
+import re
+
+from kb.graph import KnowledgeGraph
+from kb.ids import concept_id, fold
+from kb.reason import Decision, Step
+from kb.reason.facts import best, label
+
+INHERENT = concept_id("inherent-special-summon")
+NON_INHERENT = concept_id("non-inherent-special-summon")
+SUMMON_NEG = concept_id("summon-negation")
+ACTIVATION_NEG = concept_id("activation-negation")
+_NEGATE = re.compile(r"\b(neg\w*|stop\w*|impedi\w*|para[rs]?)\b")
+_CHAIN = re.compile(r"\b(chain|corrente|cadeia|encadea\w*)\b")
+_STARTS = re.compile(r"\b(start\w*|inicia\w*|gera\w*|cria\w*|comec\w*|begin\w*|form\w*)\b")
+
+
+def _kind_fact(kg: KnowledgeGraph, card: str):  # type: ignore[no-untyped-def]
+    return best([f for f in kg.out(card, "summoned_by") if f.object in (INHERENT, NON_INHERENT)])
+
+
+def decide_summon(
+    kg: KnowledgeGraph, question: str, entities: list[str], lang: str
+) -> Decision | None:
+    """Can card X negate the Special Summon of Y? / Does Y's summon start a chain?"""
+    q = fold(question)
+    summoned = [e for e in entities if e.startswith("card/") and _kind_fact(kg, e) is not None]
+    negators = [e for e in entities if e.startswith("card/") and kg.out(e, "has_capability")]
+    if _NEGATE.search(q) and negators:
+        targets = [s for s in summoned if s not in negators[:1]] or summoned
+        if targets:
+            return _negation(kg, negators[0], targets[0], lang)
+    if _CHAIN.search(q) and _STARTS.search(q) and summoned and len(summoned) == 1:
+        return _chain(kg, summoned[0], lang)
+    return None
+
+
+def _negation(kg: KnowledgeGraph, negator: str, target: str, lang: str) -> Decision:
+    kind = _kind_fact(kg, target)
+    assert kind is not None
+    caps = kg.out(negator, "has_capability")
+    cap_objects = {f.object for f in caps}
+    n_label, t_label = label(kg, negator, lang), label(kg, target, lang)
+    inherent = kind.object == INHERENT
+    steps = [
+        Step(
+            f"{label(kg, target, 'en')} is a{'n inherent' if inherent else ' non-inherent'} Special Summon.",
+            f"{label(kg, target, 'pt')} é uma Invocação-Especial {'inerente' if inherent else 'não-inerente'}.",
+            kind.source,
+        )
+    ]
+    rule_pred = "negatable_by"
+    if inherent:
+        cap = SUMMON_NEG
+        yes = SUMMON_NEG in cap_objects
+        rule = best(kg.out(INHERENT, "negatable_by" if yes else "not_negatable_by"))
+        rule_pred = "negatable_by" if yes else "not_negatable_by"
+    else:
+        yes = ACTIVATION_NEG in cap_objects
+        cap = ACTIVATION_NEG if yes else SUMMON_NEG
+        rule = best(
+            [f for f in kg.out(NON_INHERENT, "negatable_by" if yes else "not_negatable_by")]
+        )
+        rule_pred = "negatable_by" if yes else "not_negatable_by"
+    if rule is not None:
+        steps.append(
+            Step(
+                f"{'Inherent' if inherent else 'Non-inherent'} Special Summons are "
+                f"{'' if rule_pred == 'negatable_by' else 'not '}negated by cards that "
+                f"{'negate summons' if rule.object == SUMMON_NEG else 'negate activations'}"
+                + (
+                    " (negate the card or effect that summons, not the monster)"
+                    if not inherent and yes
+                    else ""
+                )
+                + ".",
+                f"Invocações-Especiais {'inerentes' if inherent else 'não-inerentes'} "
+                f"{'podem' if rule_pred == 'negatable_by' else 'não podem'} ser negadas por cards que "
+                f"{'negam Invocações' if rule.object == SUMMON_NEG else 'negam ativações'}"
+                + (
+                    " (negue o card ou efeito que invoca, não o monstro)"
+                    if not inherent and yes
+                    else ""
+                )
+                + ".",
+                rule.source,
+            )
+        )
+    cap_fact = best([f for f in caps if f.object == cap]) or best(caps)
+    if cap_fact is not None:
+        what_en = {SUMMON_NEG: "negates summons", ACTIVATION_NEG: "negates activations"}.get(
+            cap_fact.object, "negates effects"
+        )
+        what_pt = {SUMMON_NEG: "nega Invocações", ACTIVATION_NEG: "nega ativações"}.get(
+            cap_fact.object, "nega efeitos"
+        )
+        steps.append(
+            Step(
+                f"{label(kg, negator, 'en')} {what_en}.",
+                f"{label(kg, negator, 'pt')} {what_pt}.",
+                cap_fact.source,
+            )
+        )
+    verdict = "yes" if yes else "no"
+    if yes and not inherent:
+        en = f"Yes — but {n_label} must negate the card or effect that Special Summons {t_label}, not the summon itself."
+        pt = f"Sim — mas {n_label} deve negar o card ou efeito que invoca {t_label}, não a Invocação em si."
+    elif yes:
+        en = f"Yes. {t_label} is an inherent Special Summon, and {n_label} negates summons."
+        pt = f"Sim. {t_label} é uma Invocação-Especial inerente e {n_label} nega Invocações."
+    elif inherent:
+        en = f"No. {t_label} is an inherent Special Summon: it does not use an activation, so {n_label} (which negates activations) cannot negate it."
+        pt = f"Não. {t_label} é uma Invocação-Especial inerente: não há ativação, então {n_label} (que nega ativações) não pode negá-la."
+    else:
+        en = f"No. {t_label} is a non-inherent Special Summon: {n_label} only negates summons, and this summon happens through an effect."
+        pt = f"Não. {t_label} é uma Invocação-Especial não-inerente: {n_label} só nega Invocações, e esta acontece por um efeito."
+    sources = [s.source for s in steps if s.source]
+    return Decision(verdict, steps, en, pt, 0.9, sources, "summon-negation")
+
+
+def _chain(kg: KnowledgeGraph, target: str, lang: str) -> Decision | None:
+    kind = _kind_fact(kg, target)
+    assert kind is not None
+    fact = best(kg.out(kind.object, "starts_chain") + kg.out(kind.object, "does_not_start_chain"))
+    if fact is None:
+        return None
+    starts = fact.predicate == "starts_chain"
+    t_label = label(kg, target, lang)
+    inherent = kind.object == INHERENT
+    steps = [
+        Step(
+            f"{label(kg, target, 'en')} is a{'n inherent' if inherent else ' non-inherent'} Special Summon.",
+            f"{label(kg, target, 'pt')} é uma Invocação-Especial {'inerente' if inherent else 'não-inerente'}.",
+            kind.source,
+        ),
+        Step(
+            f"{'Non-inherent' if not inherent else 'Inherent'} Special Summons {'always start' if starts else 'do not start'} a Chain.",
+            f"Invocações-Especiais {'não-inerentes sempre geram' if starts else 'inerentes não geram'} Corrente.",
+            fact.source,
+        ),
+    ]
+    en = f"{'Yes' if starts else 'No'}. Special Summoning {t_label} {'starts' if starts else 'does not start'} a Chain."
+    pt = f"{'Sim' if starts else 'Não'}. A Invocação-Especial de {t_label} {'gera' if starts else 'não gera'} Corrente."
+    return Decision(
+        "yes" if starts else "no",
+        steps,
+        en,
+        pt,
+        0.9,
+        [s.source for s in steps if s.source],
+        "summon-chain",
+    )

@@ -1,0 +1,89 @@
+"""Shared fixtures: the real corpus, one knowledge base built from it per test session.
+
+The session build (`built`) is read-only for the tests that use it; tests that damage an artifact
+or a corpus work on copies (`data_copy`, `corpus_copy`) under their own tmp_path.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import yaml
+
+from ingest.build import BuildReport, build_kb
+from kb.config import Settings
+from kb.graph import KnowledgeGraph
+from kb.service import RulingsService
+from kb.store import Artifact, load_artifact
+
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = REPO / "corpus"
+
+
+@dataclass(frozen=True)
+class Built:
+    """The session's knowledge base: where it was written, the build report and the artifact."""
+
+    data_dir: Path
+    report: BuildReport
+    artifact: Artifact
+
+    @property
+    def kg(self) -> KnowledgeGraph:
+        return self.artifact.graph
+
+
+def corpus_texts(corpus_dir: Path) -> dict[str, str]:
+    """Document id -> the corpus file named by the manifest, decoded as UTF-8 (what spans index)."""
+    manifest = yaml.safe_load((corpus_dir / "manifest.yaml").read_text("utf-8"))
+    return {
+        d["id"]: (corpus_dir / d["file"]).read_bytes().decode("utf-8")
+        for d in manifest["documents"]
+    }
+
+
+@pytest.fixture(scope="session")
+def corpus_dir() -> Path:
+    return CORPUS
+
+
+@pytest.fixture(scope="session")
+def documents() -> dict[str, str]:
+    return corpus_texts(CORPUS)
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    data = tmp_path_factory.mktemp("kb")
+    report = build_kb(CORPUS, data)
+    return Built(data, report, load_artifact(data))
+
+
+@pytest.fixture(scope="session")
+def kg(built: Built) -> KnowledgeGraph:
+    return built.kg
+
+
+@pytest.fixture(scope="session")
+def service(built: Built) -> RulingsService:
+    """One service over the session build (its RDF export is cached, so build it once)."""
+    return RulingsService(built.artifact, Settings(data_dir=built.data_dir, corpus_dir=CORPUS))
+
+
+@pytest.fixture
+def data_copy(built: Built, tmp_path: Path) -> Path:
+    """A private copy of the session's data directory (the `current` symlink is relative)."""
+    target = tmp_path / "data"
+    shutil.copytree(built.data_dir, target, symlinks=True)
+    return target
+
+
+@pytest.fixture
+def corpus_copy(tmp_path: Path) -> Path:
+    """A private copy of the corpus, free to break."""
+    target = tmp_path / "corpus"
+    shutil.copytree(CORPUS, target)
+    return target
