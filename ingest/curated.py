@@ -72,11 +72,15 @@ class Curated:
     entries: tuple[Entry, ...]
 
 
+# libyaml's safe loader when available (same data, ~10x faster on the curated tables).
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def _items(path: Path, text: str, key: str) -> list[tuple[int, dict[str, Any]]]:
     """The entries of the top-level list `key`, each with its 1-based line number."""
     try:
-        data = yaml.safe_load(text)
-        root = yaml.compose(text)
+        data = yaml.load(text, Loader=_LOADER)
+        root = yaml.compose(text, Loader=_LOADER)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None

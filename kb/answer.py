@@ -16,7 +16,9 @@ from kb.reason.summon import decide_summon
 from kb.search import Hit, SearchIndex, SearchOptions
 
 _OPEN = re.compile(
-    r"^\W*(quem|qual|quais|quando|como|onde|quant[oa]s?|o que|oque|por ?que|porque|what|who|which|when|how|where|why|list|liste|explique|explain|descreva|describe)\b"
+    r"^(?:[\w ]{1,20}:\s*)?\W*(quem|qual|quais|quando|como|onde|quant[oa]s?|o que|oque|por ?que|porque|em que|"
+    r"what|who|whose|which|when|how|where|why|list|liste|explique|explain|descreva|describe)\b"
+    r"|\b(o que acontece|what happens|que acontece|em que ordem|in what order|which one|qual deles)\b"
 )
 _PT = re.compile(
     r"\b(nao|não|pode|posso|é|uma|um|com|que|do|da|no|na|em|se|carta|jogador|duelista|corrente|quando|qual|quem|como|isso|eu|meu|minha|ser|sao|são)\b"
@@ -28,7 +30,7 @@ _TAG_WORDS = re.compile(
     r"\b(tag|duelista [12][ab]|[12][ab]|companheiro de equipe|teammate|team|equipe|dupla|2v2|2 vs 2|parceiro|partner)\b"
 )
 _EDISON_WORDS = re.compile(r"\bedison\b")
-MIN_SUPPORT = 0.45  # below this overlap nothing in the KB decides the question
+MIN_SUPPORT = 0.80  # below this alignment score nothing in the KB decides the question
 MIN_DENSE = 0.82  # cosine of the best hit under which the question is out of scope
 
 
@@ -105,8 +107,8 @@ class Answerer:
 
     def _from_statements(self, q: Question, entities: list[str], hits: list[Hit]) -> Decision:
         scoped = [h for h in hits if q.format is None or h.format in (q.format, "general")]
-        clause = best_clause(q.text, entities, scoped[:5]) if scoped else None
-        if clause is None or clause.overlap < MIN_SUPPORT or not self._in_scope(hits):
+        clause = best_clause(self.index, q.text, entities, scoped) if scoped else None
+        if clause is None or clause.score < MIN_SUPPORT or not self._in_scope(hits):
             return Decision(
                 None,
                 [],
@@ -126,7 +128,7 @@ class Answerer:
         verdict = "yes" if positive else "no"
         en = f"{'Yes' if positive else 'No'}. According to the rules: “{clause.text}”"
         pt = f"{'Sim' if positive else 'Não'}. Segundo as regras: “{clause.text}”"
-        conf = round(min(0.75, 0.3 + clause.overlap * 0.4), 2)
+        conf = round(min(0.75, max(0.3, clause.score - 0.25)), 2)
         return Decision(verdict, [step], en, pt, conf, [src], "statement")
 
     def _compose(self, q: Question, d: Decision, hits: list[Hit], k: int) -> dict[str, Any]:

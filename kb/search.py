@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -17,7 +18,9 @@ from kb.graph import KnowledgeGraph
 from kb.lexical import BM25Index
 from kb.link import Linker
 from kb.model import Mention, Node
+from kb.text import Segment, clauses
 
+CONTRAST = re.compile(r"^(mas|porém|no entanto|enquanto)\b", re.IGNORECASE)
 SKIPPED_KINDS = frozenset({"entry", "title", "toc", "link"})
 RANK_DEPTH = 60
 OTHER_FORMAT_FACTOR = 0.5  # passages scoped to another format are demoted, not hidden
@@ -52,6 +55,34 @@ def index_texts(kg: KnowledgeGraph) -> list[str]:
     return [index_text(n, kg.section_of(n.id)) for n in search_units(kg)]
 
 
+@dataclass(frozen=True)
+class ClauseUnit:
+    """A clause of a search unit: offsets relative to the unit's text, and its entities."""
+
+    unit: int
+    start: int
+    end: int
+    text: str
+    entities: frozenset[str]
+    mentions: tuple[Mention, ...] = ()
+
+
+def unit_clauses(kg: KnowledgeGraph) -> list[tuple[int, Segment]]:
+    """(unit index, clause segment relative to the unit's text) for every search unit."""
+    out = []
+    for i, n in enumerate(search_units(kg)):
+        text = n.text or ""
+        out += [(i, seg) for seg in clauses(text, 0, len(text))]
+    return out
+
+
+def clause_texts(kg: KnowledgeGraph) -> list[str]:
+    """What each clause is embedded as: its section heading, then the clause."""
+    units = search_units(kg)
+    return [index_text(Node(id="", type="Passage", text=seg.text), kg.section_of(units[i].id))
+            for i, seg in unit_clauses(kg)]
+
+
 def index_text(node: Node, section: Node | None) -> str:
     """What a passage is indexed as: its section's heading, then its text."""
     head = (section.label_pt or section.text or "") if section else ""
@@ -67,6 +98,7 @@ class SearchIndex:
         linker: Linker,
         embedder: Embedder | None,
         vectors: np.ndarray | None,
+        clause_vectors: np.ndarray | None,
         doc_formats: dict[str, str],
         weights: dict[str, float],
         rrf_k: int,
@@ -81,10 +113,31 @@ class SearchIndex:
         self.formats = [doc_formats.get(n.span.document) if n.span else None for n in self.units]
         self.lexical = BM25Index(self.texts)
         self.vectors = vectors
+        self.clauses = self._clauses(kg, linker)
+        self.clauses_of: dict[int, list[int]] = defaultdict(list)
+        for c, cl in enumerate(self.clauses):
+            self.clauses_of[cl.unit].append(c)
+        self.clause_vectors = clause_vectors
         self.weights = weights
         self.rrf_k = rrf_k
         self._entity_links = self._graph_links()
         self._query_vec = lru_cache(maxsize=512)(self._embed_query)
+
+    @staticmethod
+    def _clauses(kg: KnowledgeGraph, linker: Linker) -> list[ClauseUnit]:
+        """Clauses with their entities; a contrast clause ("…, mas Y não pode") inherits the
+        previous clause's context except that clause's subject (its last card)."""
+        out: list[ClauseUnit] = []
+        for i, seg in unit_clauses(kg):
+            mentions = tuple(linker.link(seg.text))
+            own = {m.entity for m in mentions}
+            prev = out[-1] if out and out[-1].unit == i else None
+            if prev is not None and CONTRAST.match(seg.text):
+                cards = [m for m in prev.mentions if m.entity.startswith("card/")]
+                subject = {cards[-1].entity} if cards and own & {m.entity for m in mentions if m.entity.startswith("card/")} else set()
+                own |= set(prev.entities) - subject
+            out.append(ClauseUnit(i, seg.start, seg.end, seg.text, frozenset(own), mentions))
+        return out
 
     # --- graph ranking ---------------------------------------------------------------------
     def _indexed_ancestor(self, node_id: str) -> int | None:
@@ -133,6 +186,12 @@ class SearchIndex:
     def _embed_query(self, text: str) -> np.ndarray:
         assert self.embedder is not None
         return self.embedder.embed_queries([text])[0]
+
+    def clause_similarity(self, query: str, clause_ids: list[int]) -> np.ndarray:
+        """Cosine of the query with each given clause (zeros without a model)."""
+        if self.embedder is None or self.clause_vectors is None or not clause_ids:
+            return np.zeros(len(clause_ids), dtype=np.float32)
+        return (self.clause_vectors[clause_ids] @ self._query_vec(query)).astype(np.float32)
 
     def dense_scores(self, query: str) -> np.ndarray:
         if self.embedder is None or self.vectors is None:

@@ -37,6 +37,7 @@ class RulingsService:
         settings: Settings,
         embedder: Embedder | None = None,
         vectors: Any = None,
+        clause_vectors: Any = None,
     ) -> None:
         self.artifact = artifact
         self.settings = settings
@@ -50,6 +51,7 @@ class RulingsService:
             self.linker,
             embedder,
             vectors,
+            clause_vectors,
             self.doc_formats,
             {
                 "dense": settings.weight_dense,

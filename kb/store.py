@@ -15,6 +15,7 @@ import json
 import os
 import shutil
 import tempfile
+import time
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -93,9 +94,11 @@ def write_artifact(
                 with open(path, "rb") as fh:
                     os.fsync(fh.fileno())
         final = builds / build_id
-        if final.exists():
+        if final.exists() and _intact(final, files):
             shutil.rmtree(tmp)
         else:
+            if final.exists():  # a damaged copy of this very build: replace it
+                shutil.rmtree(final)
             os.rename(tmp, final)
         _point_current(data_dir, final)
         _prune(builds, keep=final)
@@ -103,6 +106,16 @@ def write_artifact(
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+
+
+def _intact(path: Path, files: dict[str, str]) -> bool:
+    """Whether a build directory holds a readable manifest and exactly these, unchanged, files."""
+    try:
+        if read_manifest(path).get("files") != files:
+            return False
+        return all(_sha((path / name).read_bytes()) == digest for name, digest in files.items())
+    except (OSError, ArtifactError):
+        return False
 
 
 def _point_current(data_dir: Path, target: Path) -> None:
@@ -114,11 +127,24 @@ def _point_current(data_dir: Path, target: Path) -> None:
     os.replace(tmp_link, link)
 
 
+# A temporary build directory untouched this long was abandoned by a crashed writer (a younger one
+# may belong to a build still running in another process).
+_ABANDONED_AFTER_S = 3600.0
+
+
 def _prune(builds: Path, keep: Path) -> None:
     """Remove older builds and abandoned temporary directories (the previous one is kept)."""
-    others = sorted(
-        (p for p in builds.iterdir() if p != keep and p.is_dir()), key=lambda p: p.stat().st_mtime
-    )
+    now = time.time()
+    others = []
+    for p in builds.iterdir():
+        if p == keep or not p.is_dir():
+            continue
+        if p.name.startswith(".tmp-"):
+            if now - p.stat().st_mtime > _ABANDONED_AFTER_S:
+                shutil.rmtree(p, ignore_errors=True)
+            continue
+        others.append(p)
+    others.sort(key=lambda p: p.stat().st_mtime)
     for p in others[:-1]:
         shutil.rmtree(p, ignore_errors=True)
 

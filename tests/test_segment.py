@@ -47,7 +47,7 @@ _PIECES = st.sampled_from(
         "monstro",
     ]
 )
-PROPERTY = settings(max_examples=300, deadline=None, database=None)
+PROPERTY = settings(max_examples=200, deadline=None, database=None)
 TEXTS = st.one_of(st.lists(_PIECES, max_size=40).map("".join), st.text(max_size=80))
 
 
@@ -125,10 +125,16 @@ def test_trimmed_is_the_stripped_slice_or_none(source: str) -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("Use o D.D. Survivor agora. Depois compre.", ["Use o D.D. Survivor agora.", "Depois compre."]),
+        (
+            "Use o D.D. Survivor agora. Depois compre.",
+            ["Use o D.D. Survivor agora.", "Depois compre."],
+        ),
         ("Um efeito (ex. Jinzo) nega. Fim!", ["Um efeito (ex. Jinzo) nega.", "Fim!"]),
         ("Ativa o Efeito.Depois resolve.", ["Ativa o Efeito.", "Depois resolve."]),
-        ('Isso é tudo. "Olá" disse ele. 2 cards.', ["Isso é tudo.", '"Olá" disse ele.', "2 cards."]),
+        (
+            'Isso é tudo. "Olá" disse ele. 2 cards.',
+            ["Isso é tudo.", '"Olá" disse ele.', "2 cards."],
+        ),
         ("sem ponto final", ["sem ponto final"]),
         ("   ", []),
     ],

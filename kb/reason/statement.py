@@ -1,8 +1,8 @@
 """Reading a verdict off the best-matching statement or example (for questions no reasoner covers).
 
-The question's content terms and entities are aligned with each clause of the top passages; the
-best clause's polarity (não, NÃO, nem, nenhum, cannot, not …), flipped by a negation in the
-question itself, gives the verdict.
+Each clause of the best-ranked passages is aligned with the question: by embedding similarity,
+shared entities and shared stems. The best clause's polarity (não, NÃO, nem, nenhum, nunca …),
+flipped by a negation in the question itself, gives the verdict.
 """
 
 from __future__ import annotations
@@ -12,45 +12,56 @@ from dataclasses import dataclass
 
 from kb.analysis import analyse
 from kb.ids import fold
-from kb.search import Hit
+from kb.search import Hit, SearchIndex
 
-_NEG = re.compile(
-    r"\b(nao|nem|nenhum|nenhuma|nunca|jamais|not|no|never|cannot|can't|isn't|doesn't|don't)\b"
-)
-_CLAUSE = re.compile(
-    r"(?<=[.;!?])\s+|,\s+(?=mas\b|but\b|porem\b|porém\b)|\s+(?=mas\s)|\s+(?=\bOU\b)"
-)
-_QUESTION_NEG = re.compile(r"\b(nao|not|doesn't|don't|isn't|can't|cannot|never|nunca)\b")
+# Negation in the (Portuguese) documents. "No" is the preposition "no" (= in the) in Portuguese.
+_DOC_NEG = re.compile(r"\b(nao|nem|nenhum|nenhuma|nunca|jamais)\b")
+_NOT_NEGATION = re.compile(r"\ba nao ser\b|\bmas nao a\b|\(mas nao [^)]*\)")  # "unless", "(but not …)"
+_QUESTION_NEG = re.compile(r"\b(nao|not|never|nunca|cannot|can't|doesn't|don't|isn't|aren't|won't)\b")
 
 
 @dataclass(frozen=True)
 class Clause:
     hit: Hit
     text: str
-    overlap: float
+    start: int
+    end: int
+    score: float
     negative: bool
-
-
-def clauses(hit: Hit) -> list[str]:
-    text = hit.node.text or ""
-    return [c for c in _CLAUSE.split(text) if c and c.strip()]
 
 
 def question_negated(question: str) -> bool:
     return bool(_QUESTION_NEG.search(fold(question)))
 
 
-def best_clause(question: str, entities: list[str], hits: list[Hit]) -> Clause | None:
-    """The clause sharing most entities and stems with the question (ties: better-ranked hit)."""
+def negative(text: str) -> bool:
+    return bool(_DOC_NEG.search(_NOT_NEGATION.sub(" ", fold(text))))
+
+
+def best_clause(
+    index: SearchIndex, question: str, entities: list[str], hits: list[Hit], depth: int = 5
+) -> Clause | None:
+    """The clause of the top `depth` hits that best aligns with the question."""
     q_terms = set(analyse(question))
+    q_ents = set(entities)
+    candidates: list[tuple[int, int]] = []  # (rank, clause id)
+    for rank, hit in enumerate(hits[:depth]):
+        unit = index.position.get(hit.node.id)
+        if unit is None:
+            continue
+        candidates += [(rank, c) for c in index.clauses_of.get(unit, [])]
+    if not candidates:
+        return None
+    sims = index.clause_similarity(question, [c for _, c in candidates])
     best: Clause | None = None
-    for rank, hit in enumerate(hits):
-        ents = set(hit.entities)
-        for text in clauses(hit):
-            c_terms = set(analyse(text))
-            shared = len(q_terms & c_terms) / max(len(q_terms), 1)
-            ent_share = len(ents & set(entities)) / max(len(set(entities)), 1) if entities else 0.0
-            score = shared + 0.5 * ent_share + 0.15 * (len(hits) - rank) / len(hits)
-            if best is None or score > best.overlap:
-                best = Clause(hit, text, score, bool(_NEG.search(fold(text))))
+    for (rank, c), sim in zip(candidates, sims, strict=True):
+        cl = index.clauses[c]
+        shared = len(q_terms & set(analyse(cl.text))) / max(len(q_terms), 1)
+        ents = len(q_ents & cl.entities) / max(len(q_ents), 1) if q_ents else 0.0
+        foreign = {e for e in cl.entities if e.startswith("card/")} - q_ents
+        mismatch = len(foreign) / max(len({e for e in cl.entities if e.startswith("card/")}), 1)
+        score = float(sim) + 0.25 * ents - 0.1 * mismatch + 0.15 * shared + 0.03 * (depth - rank) / depth
+        if best is None or score > best.score:
+            hit = hits[rank]
+            best = Clause(hit, cl.text, cl.start, cl.end, score, negative(cl.text))
     return best
