@@ -99,10 +99,8 @@ class Answerer:
         return None
 
     def _in_scope(self, hits: list[Hit]) -> bool:
-        return (
-            (bool(hits)
-            and max(h.scores["dense"] for h in hits) >= MIN_DENSE)
-            or any(h.scores["graph"] > 0.5 for h in hits[:3])
+        return (bool(hits) and max(h.scores["dense"] for h in hits) >= MIN_DENSE) or any(
+            h.scores["graph"] > 0.5 for h in hits[:3]
         )
 
     def _from_statements(self, q: Question, entities: list[str], hits: list[Hit]) -> Decision:

@@ -79,8 +79,10 @@ def unit_clauses(kg: KnowledgeGraph) -> list[tuple[int, Segment]]:
 def clause_texts(kg: KnowledgeGraph) -> list[str]:
     """What each clause is embedded as: its section heading, then the clause."""
     units = search_units(kg)
-    return [index_text(Node(id="", type="Passage", text=seg.text), kg.section_of(units[i].id))
-            for i, seg in unit_clauses(kg)]
+    return [
+        index_text(Node(id="", type="Passage", text=seg.text), kg.section_of(units[i].id))
+        for i, seg in unit_clauses(kg)
+    ]
 
 
 def index_text(node: Node, section: Node | None) -> str:
@@ -134,7 +136,11 @@ class SearchIndex:
             prev = out[-1] if out and out[-1].unit == i else None
             if prev is not None and CONTRAST.match(seg.text):
                 cards = [m for m in prev.mentions if m.entity.startswith("card/")]
-                subject = {cards[-1].entity} if cards and own & {m.entity for m in mentions if m.entity.startswith("card/")} else set()
+                subject = (
+                    {cards[-1].entity}
+                    if cards and own & {m.entity for m in mentions if m.entity.startswith("card/")}
+                    else set()
+                )
                 own |= set(prev.entities) - subject
             out.append(ClauseUnit(i, seg.start, seg.end, seg.text, frozenset(own), mentions))
         return out

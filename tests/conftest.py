@@ -87,3 +87,19 @@ def corpus_copy(tmp_path: Path) -> Path:
     target = tmp_path / "corpus"
     shutil.copytree(CORPUS, target)
     return target
+
+
+@pytest.fixture(scope="session")
+def hash_service(built: Built) -> RulingsService:
+    """A searching/answering service over the session build with the deterministic hash embedder."""
+    from kb.embedding import HashEmbedder
+    from kb.search import clause_texts, index_texts
+
+    emb = HashEmbedder()
+    return RulingsService(
+        built.artifact,
+        Settings(data_dir=built.data_dir, corpus_dir=CORPUS),
+        emb,
+        emb.embed_passages(index_texts(built.kg)),
+        emb.embed_passages(clause_texts(built.kg)),
+    )

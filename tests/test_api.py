@@ -1,0 +1,97 @@
+"""The HTTP API through the ASGI app: the documented JSON, one error envelope, never a 500."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from kb.service import RulingsService
+
+
+@pytest.fixture(scope="module")
+def client(hash_service: RulingsService) -> TestClient:
+    return TestClient(create_app(hash_service), raise_server_exceptions=False)
+
+
+def test_health(client: TestClient) -> None:
+    body = client.get("/health").json()
+    assert body["ok"] is True and body["build_id"] and body["stale"] is False
+
+
+def test_search_and_cli_share_the_service_json(
+    client: TestClient, hash_service: RulingsService
+) -> None:
+    r = client.get(
+        "/search", params={"q": "Jinzo Monstro de Armadilha", "k": 3, "format": "edison"}
+    )
+    assert r.status_code == 200
+    assert r.json() == hash_service.search("Jinzo Monstro de Armadilha", k=3, format="edison")
+
+
+def test_link(client: TestClient) -> None:
+    body = client.get("/link", params={"q": "Solemn Judgement vs Dragão Cibernético"}).json()
+    ids = {e["id"] for e in body["entities"]}
+    assert {"card/solemn-judgment", "card/cyber-dragon"} <= ids
+    for e in body["entities"]:
+        assert set(e) == {"id", "type", "label", "span", "matched", "score"}
+
+
+def test_ask(client: TestClient) -> None:
+    r = client.post("/ask", json={"question": "Julgamento Solene pode negar o Dragão Cibernético?"})
+    assert r.status_code == 200
+    body = r.json()
+    assert body["verdict"] == "yes" and body["citations"]
+
+
+def test_id_lookup_and_not_found(client: TestClient) -> None:
+    assert client.get("/id/edison/rule-05").json()["type"] == "Rule"
+    r = client.get("/id/edison/rule-55")
+    assert r.status_code == 404
+    body = r.json()
+    assert body["ok"] is False and body["status"] == 404 and body["suggestions"]
+
+
+@pytest.mark.parametrize(
+    ("method", "url", "kwargs", "needle"),
+    [
+        ("get", "/search", {"params": {"q": ""}}, "q"),
+        ("get", "/search", {"params": {}}, "q"),
+        ("get", "/search", {"params": {"q": "x" * 1001}}, "q"),
+        ("get", "/search", {"params": {"q": "chain", "k": 0}}, "k"),
+        ("get", "/search", {"params": {"q": "chain", "k": "many"}}, "k"),
+        ("get", "/search", {"params": {"q": "chain", "format": "goat"}}, "format"),
+        ("get", "/search", {"params": {"q": "chain", "type": "Nope"}}, "type"),
+        ("get", "/link", {"params": {"q": " "}}, "q"),
+        ("post", "/ask", {"json": {"question": ""}}, "question"),
+        ("post", "/ask", {"json": {"question": "x", "format": "goat"}}, "format"),
+        ("post", "/ask", {"json": {"question": "x", "k": 500}}, "k"),
+        ("post", "/ask", {"json": {}}, "question"),
+        (
+            "post",
+            "/ask",
+            {"content": b"{not json", "headers": {"content-type": "application/json"}},
+            "JSON",
+        ),
+    ],
+)
+def test_bad_input_is_a_422_envelope(
+    client: TestClient, method: str, url: str, kwargs: dict, needle: str
+) -> None:
+    r = getattr(client, method)(url, **kwargs)
+    assert r.status_code == 422, r.text
+    body = r.json()
+    assert body["ok"] is False and body["status"] == 422
+    assert needle.lower() in body["error"].lower()
+
+
+def test_exports(client: TestClient) -> None:
+    ttl = client.get("/export.ttl")
+    assert ttl.status_code == 200 and ttl.headers["content-type"].startswith("text/turtle")
+    assert client.get("/export.jsonld").status_code == 200
+
+
+def test_openapi_docs(client: TestClient) -> None:
+    assert client.get("/docs").status_code == 200
+    paths = client.get("/openapi.json").json()["paths"]
+    assert {"/search", "/link", "/ask", "/health"} <= set(paths)
