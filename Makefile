@@ -42,7 +42,7 @@ unit: $(VENV)/.installed
 test: lint types unit
 
 bench: install
-	$(BIN)/python -m bench.search --data $(DATA)
+	$(BIN)/python -m bench.http --data $(DATA)
 
 clean:
 	rm -rf $(DATA) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,107 @@
+"""HTTP latency and start-up benchmark against a real `ygo-rulings serve` on loopback.
+
+Measures: server start with a built KB (artifact + model load, spawn → /health OK), and warm
+/search and /ask latency at concurrency 1 (median, p95) over the project's evaluation queries.
+Usage: python -m bench.http [--data DIR] [--n 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _queries(name: str, key: str) -> list[str]:
+    lines = (REPO / "tests" / "data" / name).read_text("utf-8").splitlines()
+    return [json.loads(line)[key] for line in lines if line.strip()]
+
+
+def _pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p * (len(ordered) - 1))))]
+
+
+def _timed(client: httpx.Client, method: str, url: str, **kw: object) -> float:
+    t0 = time.perf_counter()
+    r = client.request(method, url, **kw)  # type: ignore[arg-type]
+    elapsed = (time.perf_counter() - t0) * 1000
+    r.raise_for_status()
+    return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--data", type=Path, default=REPO / "data")
+    parser.add_argument("--n", type=int, default=200)
+    args = parser.parse_args()
+    exe = shutil.which("ygo-rulings", path=str(Path(sys.executable).parent)) or "ygo-rulings"
+    subprocess.run([exe, "stats", "--data", str(args.data)], check=True, capture_output=True)
+    port = _port()
+    base = f"http://127.0.0.1:{port}"
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(
+        [exe, "serve", "--data", str(args.data), "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "HF_HUB_OFFLINE": "1"},
+    )
+    try:
+        with httpx.Client(timeout=30) as client:
+            while True:
+                try:
+                    if client.get(base + "/health").status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    time.sleep(0.05)
+                if time.perf_counter() - t0 > 120:
+                    raise SystemExit("server did not start")
+            start_s = time.perf_counter() - t0
+            searches = _queries("retrieval.jsonl", "q")
+            questions = _queries("qa.jsonl", "q")
+            for q in searches[:20]:
+                client.get(base + "/search", params={"q": q})  # warm-up
+            search_ms = [
+                _timed(client, "GET", base + "/search", params={"q": searches[i % len(searches)], "k": 10})
+                for i in range(args.n)
+            ]
+            for q in questions[:20]:
+                client.post(base + "/ask", json={"question": q})
+            ask_ms = [
+                _timed(client, "POST", base + "/ask", json={"question": questions[i % len(questions)]})
+                for i in range(args.n)
+            ]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    result = {
+        "machine": {"cpus": os.cpu_count()},
+        "server_start_s": round(start_s, 2),
+        "search_ms": {"median": round(statistics.median(search_ms), 1), "p95": round(_pct(search_ms, 0.95), 1), "n": len(search_ms)},
+        "ask_ms": {"median": round(statistics.median(ask_ms), 1), "p95": round(_pct(ask_ms, 0.95), 1), "n": len(ask_ms)},
+    }
+    print(json.dumps(result, indent=2))
+    out = REPO / "bench" / "results"
+    out.mkdir(exist_ok=True)
+    (out / "http.json").write_text(json.dumps(result, indent=2), "utf-8")
+
+
+if __name__ == "__main__":
+    main()
