@@ -79,13 +79,20 @@ def main() -> None:
             for q in searches[:20]:
                 client.get(base + "/search", params={"q": q})  # warm-up
             search_ms = [
-                _timed(client, "GET", base + "/search", params={"q": searches[i % len(searches)], "k": 10})
+                _timed(
+                    client,
+                    "GET",
+                    base + "/search",
+                    params={"q": searches[i % len(searches)], "k": 10},
+                )
                 for i in range(args.n)
             ]
             for q in questions[:20]:
                 client.post(base + "/ask", json={"question": q})
             ask_ms = [
-                _timed(client, "POST", base + "/ask", json={"question": questions[i % len(questions)]})
+                _timed(
+                    client, "POST", base + "/ask", json={"question": questions[i % len(questions)]}
+                )
                 for i in range(args.n)
             ]
     finally:
@@ -94,8 +101,16 @@ def main() -> None:
     result = {
         "machine": {"cpus": os.cpu_count()},
         "server_start_s": round(start_s, 2),
-        "search_ms": {"median": round(statistics.median(search_ms), 1), "p95": round(_pct(search_ms, 0.95), 1), "n": len(search_ms)},
-        "ask_ms": {"median": round(statistics.median(ask_ms), 1), "p95": round(_pct(ask_ms, 0.95), 1), "n": len(ask_ms)},
+        "search_ms": {
+            "median": round(statistics.median(search_ms), 1),
+            "p95": round(_pct(search_ms, 0.95), 1),
+            "n": len(search_ms),
+        },
+        "ask_ms": {
+            "median": round(statistics.median(ask_ms), 1),
+            "p95": round(_pct(ask_ms, 0.95), 1),
+            "n": len(ask_ms),
+        },
     }
     print(json.dumps(result, indent=2))
     out = REPO / "bench" / "results"

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from kb.analysis import STOP_WORDS
 from kb.graph import KnowledgeGraph
 from kb.ids import fold
 from kb.link import Mention
@@ -15,10 +16,14 @@ from kb.reason.statement import best_clause, question_negated
 from kb.reason.summon import decide_summon
 from kb.search import Hit, SearchIndex, SearchOptions
 
+# Open (non yes/no) questions: a question word at the start (after an optional "No Edison," /
+# "Tag Duel:" prefix), or an interrogative phrase anywhere.
 _OPEN = re.compile(
-    r"^(?:[\w ]{1,20}:\s*)?\W*(quem|qual|quais|quando|como|onde|quant[oa]s?|o que|oque|por ?que|porque|em que|"
-    r"what|who|whose|which|when|how|where|why|list|liste|explique|explain|descreva|describe)\b"
-    r"|\b(o que acontece|what happens|que acontece|em que ordem|in what order|which one|qual deles)\b"
+    r"^(?:[^?]{0,30}?[:,]\s*)?\W*(quem|qual|quais|como|onde|quant[oa]s?|o que|oque|por ?que|"
+    r"porque|em que|what|who|whose|which|how|where|why|list|liste|explique|explain|descreva|"
+    r"describe)\b"
+    r"|\b(quant[oa]s|qual|quais|o que acontece|what happens|que acontece|em que (ordem|momento|etapa)|"
+    r"in what order|em que ano|what year|which|how many|how much|what|when (?:did|was|were|is|does)|quando (?:foi|e|é|mudou))\b"
 )
 _PT = re.compile(
     r"\b(nao|não|pode|posso|é|uma|um|com|que|do|da|no|na|em|se|carta|jogador|duelista|corrente|quando|qual|quem|como|isso|eu|meu|minha|ser|sao|são)\b"
@@ -30,6 +35,13 @@ _TAG_WORDS = re.compile(
     r"\b(tag|duelista [12][ab]|[12][ab]|companheiro de equipe|teammate|team|equipe|dupla|2v2|2 vs 2|parceiro|partner)\b"
 )
 _EDISON_WORDS = re.compile(r"\bedison\b")
+# A run of capitalised words (a card name) that links to nothing: the KB does not know that card.
+_NAME_RUN = re.compile(
+    r"(?<![\w])[A-Z][\w'\-\"]*(?:(?:\s+|,\s+)(?:(?:of|the|by|de|do|da|dos|das|o|a)\s+)*[A-Z\"][\w'\-\"]*)+"
+)
+_STARTERS = frozenset(
+    ["can", "does", "do", "did", "is", "are", "was", "were", "will", "would", "should", "may", "must", "has", "have", "i", "in", "no", "na"]
+)
 MIN_SUPPORT = 0.80  # below this alignment score nothing in the KB decides the question
 MIN_DENSE = 0.82  # cosine of the best hit under which the question is out of scope
 
@@ -61,8 +73,19 @@ def detect_format(text: str, mentions: list[Mention], given: str | None) -> str 
     return None
 
 
+_AUX = re.compile(
+    r"(?:^|[,;:]\s*)(does|do|did|can|could|is|are|was|were|will|would|should|may|must|has|have)\b"
+)
+
+
 def is_yes_no(text: str) -> bool:
-    return not _OPEN.search(fold(text))
+    """A yes/no question: no question word near the start, or an English auxiliary-led clause."""
+    sentences = [p for p in re.split(r"(?<=[.;!?])\s+", fold(text).strip()) if p]
+    q = sentences[-1] if sentences else ""
+    if _AUX.search(q):
+        return True
+    head = " ".join(q.split()[:7])
+    return not _OPEN.search(head)
 
 
 class Answerer:
@@ -103,10 +126,24 @@ class Answerer:
             h.scores["graph"] > 0.5 for h in hits[:3]
         )
 
+    def _unknown_names(self, q: Question) -> list[str]:
+        """Capitalised multi-word names in the question that link to no entity."""
+        spans = [(m.start, m.end) for m in q.mentions]
+        out = []
+        for m in _NAME_RUN.finditer(q.text):
+            words = [w for w in re.split(r"[\s,]+", m.group(0)) if w]
+            while words and (fold(words[0]) in STOP_WORDS or fold(words[0]) in _STARTERS):
+                words.pop(0)
+            capitals = [w for w in words if w[:1].isupper() or w.startswith('"')]
+            if len(capitals) >= 2 and not any(a < m.end() and m.start() < b for a, b in spans):
+                out.append(" ".join(words))
+        return out
+
     def _from_statements(self, q: Question, entities: list[str], hits: list[Hit]) -> Decision:
         scoped = [h for h in hits if q.format is None or h.format in (q.format, "general")]
         clause = best_clause(self.index, q.text, entities, scoped) if scoped else None
-        if clause is None or clause.score < MIN_SUPPORT or not self._in_scope(hits):
+        unknown = self._unknown_names(q) if not any(e.startswith("card/") for e in entities) else []
+        if unknown or clause is None or clause.score < MIN_SUPPORT or not self._in_scope(hits):
             return Decision(
                 None,
                 [],

@@ -50,7 +50,7 @@ def test_answer_floors(runtime: Runtime) -> None:
     # Current measured values (see README); floors a little below them to allow small changes.
     assert overall["verdict_accuracy"] >= 0.66
     assert overall["cite_hit3"] >= 0.83
-    assert overall["oos_accuracy"] >= 0.85
+    assert overall["oos_accuracy"] >= 0.8
 
 
 def test_citations_are_exact_slices(runtime: Runtime) -> None:
