@@ -36,7 +36,7 @@ def _queries(name: str, key: str) -> list[str]:
 
 def _pct(values: list[float], p: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(p * (len(ordered) - 1)))]
 
 
 def _timed(client: httpx.Client, method: str, url: str, **kw: object) -> float:
