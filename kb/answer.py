@@ -11,9 +11,9 @@ from kb.graph import KnowledgeGraph
 from kb.ids import fold
 from kb.link import Mention
 from kb.reason import Decision, Step
-from kb.reason.chain import decide_chain
+from kb.reason.chain import decide_chain, decide_resolution
 from kb.reason.statement import best_clause, question_negated
-from kb.reason.summon import decide_summon
+from kb.reason.summon import decide_summon, decide_summon_kind
 from kb.search import Hit, SearchIndex, SearchOptions
 
 # Open (non yes/no) questions: a question word at the start (after an optional "No Edison," /
@@ -40,7 +40,27 @@ _NAME_RUN = re.compile(
     r"(?<![\w])[A-Z][\w'\-\"]*(?:(?:\s+|,\s+)(?:(?:of|the|by|de|do|da|dos|das|o|a)\s+)*[A-Z\"][\w'\-\"]*)+"
 )
 _STARTERS = frozenset(
-    ["can", "does", "do", "did", "is", "are", "was", "were", "will", "would", "should", "may", "must", "has", "have", "i", "in", "no", "na"]
+    [
+        "can",
+        "does",
+        "do",
+        "did",
+        "is",
+        "are",
+        "was",
+        "were",
+        "will",
+        "would",
+        "should",
+        "may",
+        "must",
+        "has",
+        "have",
+        "i",
+        "in",
+        "no",
+        "na",
+    ]
 )
 MIN_SUPPORT = 0.80  # below this alignment score nothing in the KB decides the question
 MIN_DENSE = 0.82  # cosine of the best hit under which the question is out of scope
@@ -114,6 +134,8 @@ class Answerer:
     def _reason(self, q: Question, entities: list[str]) -> Decision | None:
         for reasoner in (
             lambda: decide_summon(self.kg, q.text, entities, q.lang),
+            lambda: decide_summon_kind(self.kg, entities, q.lang),
+            lambda: decide_resolution(self.kg, q.text, q.mentions, q.lang),
             lambda: decide_chain(self.kg, q.text, q.mentions, q.lang),
         ):
             decision = reasoner()

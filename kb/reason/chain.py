@@ -18,9 +18,13 @@ from kb.reason.facts import best, label, spell_speed
 
 _CHAIN = re.compile(r"\b(chain\w*|corrente|encadea\w*|acorrent\w*|respond\w*|resposta|response)\b")
 # The entity right after one of these is the one being responded to.
-_TARGET_MARK = re.compile(
-    r"(?:\bto|\ba|\bao|\ba|\bà|\bcontra|\bagainst|\bon|\bem resposta a[o]?|\bem corrente (?:a|com)[o]?)\s*$"
-)
+_TARGET_MARK = {
+    "en": re.compile(r"(?:\bto|\bagainst|\bon|\bin response to)(?:\s+an?|\s+the)?\s*$"),
+    "pt": re.compile(
+        r"(?:\ba|\bao|\bà|\bcontra|\bem resposta (?:a|ao)|\bem corrente (?:a|ao|com))"
+        r"(?:\s+uma?|\s+o|\s+a)?\s*$"
+    ),
+}
 
 
 def decide_chain(
@@ -42,7 +46,7 @@ def decide_chain(
         (
             i
             for i, m in enumerate(unique)
-            if _TARGET_MARK.search(fold(question[: m.start]).rstrip(' "“'))
+            if _TARGET_MARK[lang].search(fold(question[: m.start]).rstrip(' "“'))
         ),
         1,
     )
@@ -86,4 +90,101 @@ def decide_chain(
         0.85,
         [s.source for s in steps if s.source],
         "chain-spell-speed",
+    )
+
+
+_RESOLVE = re.compile(
+    r"\b(resolv\w*|resolution|resolu\w*|destr\w*|aplica\w*|applies|apply|still|ainda|"
+    r"funciona\w*|works?|negad\w*|negated|happens|acontece)\b"
+)
+_ACTIVATION_SCOPE = {
+    "spell": "spell-activation",
+    "trap": "trap-activation",
+    "monster": "monster-effect-activation",
+}
+
+
+def _negatable_kinds(kg: KnowledgeGraph, card: str) -> set[str]:
+    """Which activations a card negates, from curated `negates` and stated capabilities."""
+    node = kg.get(card)
+    kinds = set(node.props.get("negates", [])) if node else set()
+    for f in kg.out(card, "has_capability"):
+        scope = f.props.get("scope")
+        if scope == "spell-trap-activation":
+            kinds |= {"spell-activation", "trap-activation"}
+        elif isinstance(scope, str):
+            kinds.add(scope)
+    return kinds
+
+
+def _resolution_rule(kg: KnowledgeGraph) -> str | None:
+    """The passage stating that a chain resolves from the last link down."""
+    for f in kg.into(concept_id("chain-resolution"), "mentions"):
+        if f.subject.startswith("rulings/chain-link/"):
+            return f.subject
+    return None
+
+
+def decide_resolution(
+    kg: KnowledgeGraph, question: str, mentions: list[Mention], lang: str
+) -> Decision | None:
+    """A described chain (cards in the order they were activated): does card X resolve?
+
+    The chain resolves from the last link down; a link that is not itself negated negates the
+    link below it when it negates that kind of activation (spell / trap / monster effect).
+    """
+    q = fold(question)
+    if not _RESOLVE.search(q):
+        return None
+    links: list[str] = []
+    for m in mentions:
+        if m.entity.startswith("card/") and m.entity not in links:
+            links.append(m.entity)
+    if len(links) < 2 or not any(_negatable_kinds(kg, c) for c in links[1:]):
+        return None
+    tail = question[max(question.rfind(","), question.rfind(".", 0, len(question) - 1)) + 1 :]
+    tail_start = len(question) - len(tail)
+    asked = next(
+        (m.entity for m in mentions if m.start >= tail_start and m.entity in links), links[0]
+    )
+    negated = [False] * len(links)
+    steps: list[Step] = []
+    rule = _resolution_rule(kg)
+    steps.append(
+        Step(
+            "The chain resolves from the last link down to Chain Link 1.",
+            "A corrente resolve do último elo até o Elo 1.",
+            rule,
+        )
+    )
+    for i in range(len(links) - 1, 0, -1):
+        upper, lower = links[i], links[i - 1]
+        lower_node = kg.get(lower)
+        kind = _ACTIVATION_SCOPE.get(
+            lower_node.props.get("card_type", "") if lower_node else "", ""
+        )
+        if negated[i] or kind not in _negatable_kinds(kg, upper):
+            continue
+        negated[i - 1] = True
+        cap = best(kg.out(upper, "has_capability"))
+        steps.append(
+            Step(
+                f"Chain Link {i + 1} {label(kg, upper, 'en')} negates the activation of Chain Link {i} "
+                f"{label(kg, lower, 'en')}.",
+                f"Elo {i + 1} {label(kg, upper, 'pt')} nega a ativação do Elo {i} {label(kg, lower, 'pt')}.",
+                cap.source if cap else None,
+            )
+        )
+    resolves = not negated[links.index(asked)]
+    name = label(kg, asked, lang)
+    en = f"{'Yes' if resolves else 'No'}. {name} {'resolves' if resolves else 'is negated and does not resolve'}."
+    pt = f"{'Sim' if resolves else 'Não'}. {name} {'resolve' if resolves else 'é negado e não resolve'}."
+    return Decision(
+        "yes" if resolves else "no",
+        steps,
+        en,
+        pt,
+        0.8,
+        [s.source for s in steps if s.source],
+        "chain-resolution",
     )

@@ -157,3 +157,54 @@ def _chain(kg: KnowledgeGraph, target: str, lang: str) -> Decision | None:
         [s.source for s in steps if s.source],
         "summon-chain",
     )
+
+
+_MONSTER_OF_SUMMON = {"-summon": "-monster"}
+
+
+def _classes(entity: str) -> list[str]:
+    """The entity and its monster-class / summon-class counterpart (fusion-summon ↔ fusion-monster)."""
+    out = [entity]
+    if entity.endswith("-summon") and entity != concept_id("special-summon"):
+        out.append(entity.removesuffix("-summon") + "-monster")
+    if entity.endswith("-monster"):
+        out.append(entity.removesuffix("-monster") + "-summon")
+    return out
+
+
+def decide_summon_kind(kg: KnowledgeGraph, entities: list[str], lang: str) -> Decision | None:
+    """Is X (a card or a monster class) an inherent / non-inherent Special Summon?"""
+    asked = next((e for e in entities if e in (INHERENT, NON_INHERENT)), None)
+    if asked is None:
+        return None
+    subjects = [
+        e for e in entities if e not in (INHERENT, NON_INHERENT) and not e.startswith("format/")
+    ]
+    for subject in subjects:
+        kinds = [
+            f
+            for c in _classes(subject)
+            for f in kg.out(c, "summoned_by")
+            if f.object in (INHERENT, NON_INHERENT)
+        ]
+        kind = best(kinds)
+        if kind is None:
+            continue
+        yes = kind.object == asked
+        actual_en = "an inherent" if kind.object == INHERENT else "a non-inherent"
+        actual_pt = "inerente" if kind.object == INHERENT else "não-inerente"
+        name_en, name_pt = label(kg, subject, "en"), label(kg, subject, "pt")
+        exception = bool(kind.props.get("exception"))
+        step = Step(
+            f"{name_en} is {actual_en} Special Summon{' (an exception the document lists)' if exception else ''}.",
+            f"{name_pt} é Invocação-Especial {actual_pt}{' (exceção listada no documento)' if exception else ''}.",
+            kind.source,
+        )
+        en = f"{'Yes' if yes else 'No'}. {label(kg, subject, lang)} is {actual_en} Special Summon."
+        pt = f"{'Sim' if yes else 'Não'}. {label(kg, subject, lang)} é Invocação-Especial {actual_pt}."
+        sources = [kind.source] if kind.source else []
+        context = kind.props.get("context")
+        if isinstance(context, str):
+            sources.append(context)
+        return Decision("yes" if yes else "no", [step], en, pt, 0.85, sources, "summon-kind")
+    return None
