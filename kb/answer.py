@@ -100,7 +100,12 @@ _AUX = re.compile(
 
 def is_yes_no(text: str) -> bool:
     """A yes/no question: no question word near the start, or an English auxiliary-led clause."""
-    sentences = [p for p in re.split(r"(?<=[.;!?])\s+", fold(text).strip()) if p]
+    sentences: list[str] = []
+    for part in re.split(r"(?<=[.;?])\s+", fold(text).strip()):
+        if sentences and len(part.split()) < 3:
+            sentences[-1] += " " + part  # "Yu-Gi-Oh! GX?" is not a sentence of its own
+        elif part:
+            sentences.append(part)
     q = sentences[-1] if sentences else ""
     if _AUX.search(q):
         return True

