@@ -9,6 +9,7 @@ from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel, Field
 
 from api.errors import install_error_handlers
+from api.routes import linked_data, web, wiki
 from kb.service import RulingsService
 
 
@@ -79,4 +80,6 @@ def create_app(service: RulingsService, *, stale_error: str | None = None) -> Fa
     def export_jsonld() -> PlainTextResponse:
         return PlainTextResponse(service.export("jsonld"), media_type="application/ld+json")
 
+    for group in (linked_data, wiki, web):
+        group.register(app, service)
     return app
