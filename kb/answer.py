@@ -12,7 +12,7 @@ from kb.ids import fold
 from kb.link import Mention
 from kb.reason import Decision, Step
 from kb.reason.chain import decide_chain, decide_resolution
-from kb.reason.statement import best_clause, question_negated
+from kb.reason.statement import best_clause, contradicts, question_negated
 from kb.reason.summon import decide_summon, decide_summon_kind
 from kb.search import Hit, SearchIndex, SearchOptions
 
@@ -185,6 +185,8 @@ class Answerer:
         if not q.yes_no:
             return Decision(None, [step], clause.text, clause.text, 0.5, [src], "statement")
         positive = not clause.negative
+        if contradicts(q.text, clause.text):
+            positive = not positive
         if question_negated(q.text):
             positive = not positive
         verdict = "yes" if positive else "no"

@@ -34,8 +34,70 @@ class Clause:
     negative: bool
 
 
+# A conditional or contrast clause of the question ("if my teammate doesn't …", "mas eu não"):
+# negation inside it does not negate the question itself.
+_SUBORDINATE = re.compile(r"\b(se|if|quando|when|while|enquanto|but|mas|unless)\b[^,?]*")
+_EXCLUSIVE = re.compile(r"\b(apenas|somente|so|only|exclusivamente|unicamente)\b")
+_PARTIES = {
+    "teammate": re.compile(
+        r"\b(parceiro|parceira|companheiro|companheira|teammate|partner|team-mate|aliado)\w*"
+    ),
+    "opponent": re.compile(r"\b(oponente|adversario|opponent)\w*"),
+}
+_NUMBER_WORDS = {
+    "um": 1,
+    "uma": 1,
+    "one": 1,
+    "dois": 2,
+    "duas": 2,
+    "two": 2,
+    "tres": 3,
+    "three": 3,
+    "quatro": 4,
+    "four": 4,
+    "cinco": 5,
+    "five": 5,
+    "seis": 6,
+    "six": 6,
+    "sete": 7,
+    "seven": 7,
+    "oito": 8,
+    "eight": 8,
+}
+_NUMBER = re.compile(r"\b(\d[\d.]*|" + "|".join(_NUMBER_WORDS) + r")\b")
+
+
 def question_negated(question: str) -> bool:
-    return bool(_QUESTION_NEG.search(fold(question)))
+    """Negation of the question's main clause (not of an 'if …' or 'but …' clause)."""
+    main = _SUBORDINATE.sub(" ", fold(question))
+    return bool(_QUESTION_NEG.search(main))
+
+
+def _numbers(text: str) -> set[int]:
+    out = set()
+    for token in _NUMBER.findall(text):
+        if token in _NUMBER_WORDS:
+            out.add(_NUMBER_WORDS[token])
+        else:
+            digits = token.replace(".", "")
+            if digits.isdigit():
+                out.add(int(digits))
+    return out
+
+
+def contradicts(question: str, clause: str) -> bool:
+    """The clause answers a different case than the question asks about: it is restricted
+    ("apenas", "only") to parties the question goes beyond, or states other numbers."""
+    q, c = fold(question), fold(clause)
+    if _EXCLUSIVE.search(c):
+        for pattern in _PARTIES.values():
+            if pattern.search(q) and not pattern.search(c):
+                return True
+    qn, cn = _numbers(q) - {1}, _numbers(c)
+    counted = _NUMBER.search(c) and re.search(
+        r"\b(melhor de|best of|copias|copies|pontos de vida|life points|lp|cards?)\b", q
+    )
+    return bool(counted and qn and cn and not qn & cn)
 
 
 def negative(text: str) -> bool:
