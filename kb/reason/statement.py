@@ -15,7 +15,7 @@ from kb.ids import fold
 from kb.search import Hit, SearchIndex
 
 # Negation in the (Portuguese) documents. "No" is the preposition "no" (= in the) in Portuguese.
-_DOC_NEG = re.compile(r"\b(nao|nem|nenhum|nenhuma|nunca|jamais)\b")
+_DOC_NEG = re.compile(r"\b(nao|nem|nenhum|nenhuma|nunca|jamais|ilegal|ilegais)\b")
 _NOT_NEGATION = re.compile(
     r"\ba nao ser\b|\bmas nao a\b|\(mas nao [^)]*\)"
 )  # "unless", "(but not …)"
