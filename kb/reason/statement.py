@@ -16,9 +16,12 @@ from kb.search import Hit, SearchIndex
 
 # Negation in the (Portuguese) documents. "No" is the preposition "no" (= in the) in Portuguese.
 _DOC_NEG = re.compile(r"\b(nao|nem|nenhum|nenhuma|nunca|jamais|ilegal|ilegais)\b")
-_NOT_NEGATION = re.compile(
-    r"\ba nao ser\b|\bmas nao a\b|\(mas nao [^)]*\)"
-)  # "unless", "(but not …)"
+# "a não ser" (unless), "(mas não a ativação)" (but not …), "ou não" (or not) do not negate.
+_NOT_NEGATION = re.compile(r"\ba nao ser\b|\bmas nao a\b|\(mas nao [^)]*\)|\bou nao\b")
+# Clauses that state an outcome (a permission, an obligation, a conclusion) decide over set-ups.
+_OUTCOME = re.compile(
+    r"\b(pode|podem|podera|poderao|deve|devem|portanto|sendo assim|assim|entao)\b"
+)
 _QUESTION_NEG = re.compile(
     r"\b(nao|not|never|nunca|cannot|can't|doesn't|don't|isn't|aren't|won't)\b"
 )
@@ -126,8 +129,10 @@ def best_clause(
         ents = len(q_ents & cl.entities) / max(len(q_ents), 1) if q_ents else 0.0
         foreign = {e for e in cl.entities if e.startswith("card/")} - q_ents
         mismatch = len(foreign) / max(len({e for e in cl.entities if e.startswith("card/")}), 1)
+        outcome = 0.04 if _OUTCOME.search(fold(cl.text)) else 0.0
         score = (
             float(sim)
+            + outcome
             + 0.25 * ents
             - 0.1 * mismatch
             + 0.15 * shared
