@@ -195,10 +195,18 @@ class Answerer:
         conf = round(min(0.75, max(0.3, clause.score - 0.25)), 2)
         return Decision(verdict, [step], en, pt, conf, [src], "statement")
 
+    def _citable(self, node_id: str) -> str:
+        """A card entry of a summon list is cited as its whole list item (the sentence)."""
+        node = self.kg.get(node_id)
+        if node is not None and node.props.get("kind") == "entry" and node.parent:
+            return node.parent
+        return node_id
+
     def _compose(self, q: Question, d: Decision, hits: list[Hit], k: int) -> dict[str, Any]:
         cited: list[dict[str, Any]] = []
         seen: set[str] = set()
-        for rank, node_id in enumerate([*d.sources, *(h.node.id for h in hits)]):
+        sources = [self._citable(s) for s in d.sources]
+        for rank, node_id in enumerate([*sources, *(h.node.id for h in hits)]):
             if node_id in seen or node_id not in self.kg or len(cited) >= k:
                 continue
             node = self.kg.node(node_id)

@@ -103,8 +103,15 @@ def contradicts(question: str, clause: str) -> bool:
     return bool(counted and qn and cn and not qn & cn)
 
 
+# A condition inside a statement ("… perde se … não puder comprar"): its negation is the
+# condition's, not the statement's.
+_CONDITION = re.compile(r"\b(se|quando|enquanto|caso)\b[^,.;]*")
+
+
 def negative(text: str) -> bool:
-    return bool(_DOC_NEG.search(_NOT_NEGATION.sub(" ", fold(text))))
+    """Whether a document clause states a negative (outside its conditions)."""
+    main = _CONDITION.sub(" ", _NOT_NEGATION.sub(" ", fold(text)))
+    return bool(_DOC_NEG.search(main))
 
 
 def best_clause(
