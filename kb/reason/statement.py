@@ -96,7 +96,8 @@ def contradicts(question: str, clause: str) -> bool:
         for pattern in _PARTIES.values():
             if pattern.search(q) and not pattern.search(c):
                 return True
-    qn, cn = _numbers(q) - {1}, _numbers(c)
+    # "um"/"uma"/"one" are mostly articles: only digits count as the number one.
+    qn, cn = _numbers(q) - {1}, _numbers(c) - {1} | ({1} if re.search(r"\b1\b", c) else set())
     counted = _NUMBER.search(c) and re.search(
         r"\b(melhor de|best of|copias|copies|pontos de vida|life points|lp|cards?)\b", q
     )
