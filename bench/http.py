@@ -83,7 +83,9 @@ def main() -> None:
             search_ms = [
                 _timed(client, "GET", base + "/search", params={"q": q, "k": 10}) for q in searches
             ]
-            ask_ms = [_timed(client, "POST", base + "/ask", json={"question": q}) for q in questions]
+            ask_ms = [
+                _timed(client, "POST", base + "/ask", json={"question": q}) for q in questions
+            ]
     finally:
         proc.terminate()
         proc.wait(timeout=10)

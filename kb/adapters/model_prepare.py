@@ -570,6 +570,19 @@ def _record(source: Path, sha256: str, agreement: Agreement, seconds: float) -> 
     }
 
 
+def _check_replaceable(out_dir: Path) -> None:
+    """Refuse to overwrite anything but an empty folder or an earlier preparation."""
+    if not out_dir.exists():
+        return
+    if not out_dir.is_dir():
+        raise ValueError(f"{out_dir}: exists and is not a folder; refusing to replace it")
+    if any(out_dir.iterdir()) and not (out_dir / RECORD_FILE).is_file():
+        raise ValueError(
+            f"{out_dir}: not empty and has no {RECORD_FILE}; refusing to replace a folder "
+            "this converter did not write"
+        )
+
+
 def _install(tmp: Path, out_dir: Path) -> None:
     """Move the finished ``tmp`` folder to ``out_dir``, replacing any previous folder."""
     backup: Path | None = None
@@ -605,6 +618,7 @@ def prepare_model(
     existing = None if force else _reusable(out_dir, sha256)
     if existing is not None:
         return existing
+    _check_replaceable(out_dir)
     started = time.monotonic()
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.tmp-", dir=out_dir.parent))

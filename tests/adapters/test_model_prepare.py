@@ -127,6 +127,16 @@ def test_failed_verification_leaves_no_partial_folder(
     assert list(tmp_path.iterdir()) == []
 
 
+def test_prepare_refuses_to_replace_a_foreign_folder(tmp_path: Path) -> None:
+    out = tmp_path / "model"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    with pytest.raises(ValueError, match=r"model: not empty and has no ygo_prepare\.json"):
+        prepare_model(out)
+    assert (out / "notes.txt").read_text() == "mine"
+    assert _leftovers(tmp_path, keep="model") == []
+
+
 # ------------------------------------------------------------------ real model tests
 
 
