@@ -40,6 +40,8 @@ class Settings:
     rrf_k: int = _setting(10, "Reciprocal-rank-fusion constant.")
     max_query_chars: int = _setting(1000, "Longest accepted query or question, in characters.")
     max_k: int = _setting(100, "Largest accepted k (results per request).")
+    sparql_timeout: float = _setting(5.0, "Seconds a SPARQL query may run before it is stopped.")
+    sparql_max_results: int = _setting(10000, "Most rows a SPARQL query may return.")
     host: str = _setting("127.0.0.1", "Address `serve` binds.")
     port: int = _setting(8000, "Port `serve` binds.")
 

@@ -1,0 +1,152 @@
+"""End to end: a standard SPARQL client (SPARQLWrapper) against the real `ygo-rulings serve`."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from rdflib import Graph, Literal, URIRef
+from rdflib.namespace import SKOS
+from SPARQLWrapper import CSV, JSON, POST, POSTDIRECTLY, TURTLE, SPARQLWrapper
+from SPARQLWrapper.SPARQLExceptions import QueryBadFormed
+from tests_support import REPO  # type: ignore[import-not-found]
+
+pytestmark = pytest.mark.e2e
+
+TIMEOUT = 2.0
+ID = "https://w3id.org/ygo-rulings/id/"
+INHERENT_CARDS = f"""
+PREFIX ygo: <https://w3id.org/ygo-rulings/vocab#>
+PREFIX skos: <http://www.w3.org/2004/02/skos/core#>
+SELECT ?card ?pt ?en WHERE {{
+  ?card a ygo:Card ; ygo:summonedBy <{ID}concept/inherent-special-summon> .
+  OPTIONAL {{ ?card skos:prefLabel ?pt FILTER(lang(?pt) = "pt") }}
+  OPTIONAL {{ ?card skos:prefLabel ?en FILTER(lang(?en) = "en") }}
+}} ORDER BY ?en"""
+RUNAWAY = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_until_up(proc: subprocess.Popen[bytes], base: str) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(proc.stdout.read().decode() if proc.stdout else "server exited")
+        try:
+            if httpx.get(base + "/health", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    raise RuntimeError("server did not start in 60 s")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`ygo-rulings serve` on a free loopback port, SPARQL queries bounded at TIMEOUT seconds."""
+    data = tmp_path_factory.mktemp("sparql-serve-data")
+    port = free_port()
+    exe = shutil.which("ygo-rulings", path=str(Path(sys.executable).parent)) or "ygo-rulings"
+    env = {
+        **os.environ,
+        "YGO_EMBEDDER": "hash",
+        "YGO_CORPUS_DIR": str(REPO / "corpus"),
+        "YGO_SPARQL_TIMEOUT": str(TIMEOUT),
+        "NO_PROXY": "127.0.0.1,localhost",
+        "no_proxy": "127.0.0.1,localhost",
+    }
+    proc = subprocess.Popen(
+        [exe, "serve", "--data", str(data), "--host", "127.0.0.1", "--port", str(port)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(proc, base)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def client(server: str, query: str, fmt: str = JSON) -> SPARQLWrapper:
+    sparql = SPARQLWrapper(server + "/sparql")
+    sparql.setQuery(query)
+    sparql.setReturnFormat(fmt)
+    return sparql
+
+
+def test_select_rows_through_sparqlwrapper(server: str) -> None:
+    result = client(server, INHERENT_CARDS).queryAndConvert()
+    rows = {b["card"]["value"]: b for b in result["results"]["bindings"]}  # type: ignore[index]
+    cyber = rows[ID + "card/cyber-dragon"]
+    assert cyber["pt"] == {"type": "literal", "value": "Dragão Cibernético", "xml:lang": "pt"}
+    assert cyber["en"]["value"] == "Cyber Dragon"
+    assert len(rows) >= 20 and all(r["pt"]["value"] and r["en"]["value"] for r in rows.values())
+
+
+@pytest.mark.parametrize("method", [POST, POSTDIRECTLY])
+def test_post_form_and_direct_body(server: str, method: str) -> None:
+    sparql = client(server, INHERENT_CARDS)
+    sparql.setMethod(POST)
+    if method == POSTDIRECTLY:
+        sparql.setRequestMethod(POSTDIRECTLY)
+    rows = sparql.queryAndConvert()["results"]["bindings"]  # type: ignore[index]
+    get_rows = client(server, INHERENT_CARDS).queryAndConvert()["results"]["bindings"]  # type: ignore[index]
+    assert rows == get_rows
+
+
+def test_csv_and_construct(server: str) -> None:
+    table = client(server, INHERENT_CARDS, CSV).queryAndConvert()
+    assert b"Cyber Dragon" in table  # type: ignore[operator]
+    construct = client(
+        server,
+        "CONSTRUCT { ?c skos:prefLabel ?l } WHERE { ?c a ygo:Card ; skos:prefLabel ?l }",
+        TURTLE,
+    ).queryAndConvert()
+    g = Graph().parse(data=construct, format="turtle")  # type: ignore[arg-type]
+    assert (URIRef(ID + "card/jinzo"), SKOS.prefLabel, Literal("Jinzo", lang="en")) in g
+
+
+def test_malformed_query_is_reported_to_the_client(server: str) -> None:
+    with pytest.raises(QueryBadFormed, match="malformed SPARQL query at line 1"):
+        client(server, "SELECT ?s WHERE { ?s ?p }").queryAndConvert()
+
+
+def test_runaway_is_stopped_while_the_server_keeps_answering(server: str) -> None:
+    outcome: dict[str, object] = {}
+
+    def runaway() -> None:
+        start = time.monotonic()
+        outcome["response"] = httpx.get(server + "/sparql", params={"query": RUNAWAY}, timeout=30)
+        outcome["seconds"] = time.monotonic() - start
+
+    thread = threading.Thread(target=runaway)
+    thread.start()
+    health: list[float] = []
+    while thread.is_alive():
+        start = time.monotonic()
+        assert httpx.get(server + "/health", timeout=2).status_code == 200
+        health.append(time.monotonic() - start)
+        time.sleep(0.1)
+    thread.join()
+    response = outcome["response"]
+    assert isinstance(response, httpx.Response) and response.status_code == 400
+    assert response.json()["error"].startswith(f"the query was stopped after {TIMEOUT:g} s")
+    assert float(outcome["seconds"]) < TIMEOUT + 1.0  # type: ignore[arg-type]
+    assert len(health) >= 5 and max(health) < 0.5
+    assert client(server, "ASK { ?s ?p ?o }").queryAndConvert()["boolean"] is True  # type: ignore[index]
