@@ -1,0 +1,167 @@
+"""Judge training: quizzes drawn from the documents' statements, examples, steps and facts.
+
+Every question carries its answer key, an explanation and the citation it is built from
+(`citation.text == document[start:end]`). Question ids are stable and name their source and
+variant (e.g. `tf:edison/rule-05/example-08:s0:false`), so a quiz is checked by rebuilding the
+deterministic question bank and looking the ids up: no state is kept between requests.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import asdict
+from typing import Any
+
+from kb.errors import InvalidQuery
+from kb.graph import KnowledgeGraph
+from kb.ids import fold
+from kb.quiz_facts import capability_questions, fact_questions, speed_questions, summon_questions
+from kb.quiz_model import Question, question_json
+from kb.quiz_sources import Sources, damage_step_questions, order_questions, statement_questions
+
+MAX_QUESTIONS = 50
+MAX_SEED = 2**32 - 1
+_TRUE = {"true", "t", "v", "verdadeiro", "yes", "y", "sim", "s", "1"}
+_FALSE = {"false", "f", "falso", "no", "n", "nao", "0"}
+
+
+def build_bank(
+    kg: KnowledgeGraph, documents: dict[str, str], doc_formats: dict[str, str]
+) -> QuestionBank:
+    """Every question the knowledge base supports, in a fixed order."""
+    src = Sources(kg, documents, doc_formats)
+    return QuestionBank(
+        src.declared_topics(),
+        [
+            *statement_questions(src),
+            *order_questions(src),
+            *damage_step_questions(src),
+            *summon_questions(src),
+            *fact_questions(src),
+            *capability_questions(src),
+            *speed_questions(src),
+        ],
+    )
+
+
+class QuestionBank:
+    """All the questions the knowledge base supports, with quiz selection and grading."""
+
+    def __init__(self, topics: Iterable[str], questions: Iterable[Question]) -> None:
+        self.questions: list[Question] = []
+        self.by_id: dict[str, Question] = {}
+        for q in questions:
+            if q.id not in self.by_id:
+                self.by_id[q.id] = q
+                self.questions.append(q)
+        found = {t for q in self.questions for t in q.topics}
+        self.topics: tuple[str, ...] = tuple(sorted(found | set(topics)))
+
+    def quiz(self, format: str | None, topic: str | None, n: int, seed: int) -> dict[str, Any]:
+        """`n` questions for a format and topic; the same seed gives the same questions."""
+        if not 1 <= n <= MAX_QUESTIONS:
+            raise InvalidQuery("n", f"must be between 1 and {MAX_QUESTIONS}, got {n}")
+        if not 0 <= seed <= MAX_SEED:
+            raise InvalidQuery("seed", f"must be between 0 and {MAX_SEED}, got {seed}")
+        if topic is not None and topic not in self.topics:
+            raise InvalidQuery(
+                "topic", f"unknown topic {topic!r}; use one of {', '.join(self.topics)}"
+            )
+        pool = [
+            q
+            for q in self.questions
+            if (format is None or q.format == format) and (topic is None or topic in q.topics)
+        ]
+        chosen = select(pool, n, seed)
+        return {
+            "format": format,
+            "topic": topic,
+            "n": n,
+            "seed": seed,
+            "available": len({q.group for q in pool}),
+            "questions": [question_json(q) for q in chosen],
+        }
+
+    def check(self, answers: list[dict[str, Any]]) -> dict[str, Any]:
+        """Grade answers `[{id, answer}]`, explaining every answer with its citation."""
+        if not answers:
+            raise InvalidQuery("answers", "must hold at least one {id, answer}")
+        if len(answers) > 4 * MAX_QUESTIONS:
+            raise InvalidQuery("answers", f"at most {4 * MAX_QUESTIONS} answers per request")
+        results: list[dict[str, Any]] = []
+        for i, item in enumerate(answers):
+            qid = item.get("id") if isinstance(item, dict) else None
+            q = self.by_id.get(qid) if isinstance(qid, str) else None
+            if q is None:
+                raise InvalidQuery(f"answers[{i}].id", f"unknown question id {qid!r}")
+            given = normalise_answer(q, item.get("answer"), f"answers[{i}].answer")
+            correct = given == q.answer
+            results.append(
+                {
+                    "id": q.id,
+                    "correct": correct,
+                    "given": given,
+                    "expected": q.answer,
+                    "expected_text": q.option(q.answer).text,
+                    "explanation": q.explanation,
+                    "citation": asdict(q.citation),
+                }
+            )
+        right = sum(1 for r in results if r["correct"])
+        return {
+            "total": len(results),
+            "correct": right,
+            "score": round(right / len(results), 4),
+            "results": results,
+        }
+
+
+def select(pool: list[Question], n: int, seed: int) -> list[Question]:
+    """One variant per group, families interleaved, in an order fixed by the seed."""
+    rng = random.Random(seed)
+    groups: dict[str, list[Question]] = {}
+    for q in pool:
+        groups.setdefault(q.group, []).append(q)
+    by_family: dict[str, list[Question]] = {}
+    for group in sorted(groups):
+        variants = sorted(groups[group], key=lambda q: q.id)
+        q = rng.choice(variants)
+        by_family.setdefault(q.family, []).append(q)
+    queues = [by_family[f] for f in sorted(by_family)]
+    for queue in queues:
+        rng.shuffle(queue)
+    chosen: list[Question] = []
+    while len(chosen) < n and any(queues):
+        for queue in queues:
+            if queue and len(chosen) < n:
+                chosen.append(queue.pop())
+    rng.shuffle(chosen)
+    return chosen
+
+
+def normalise_answer(q: Question, value: Any, field: str) -> str:
+    """An answer as an option key: booleans, yes/no/sim/não, letters, 1-based numbers or text."""
+    keys = [o.key for o in q.options]
+    if isinstance(value, bool):
+        text = "true" if value else "false"
+    elif isinstance(value, int):
+        text = str(value)
+    elif isinstance(value, str):
+        text = fold(value).strip().rstrip(".")
+    else:
+        raise InvalidQuery(field, f"must be one of {', '.join(keys)}, got {value!r}")
+    if q.kind in ("true-false", "yes-no"):
+        if text in _TRUE or text == q.options[0].key:
+            return q.options[0].key
+        if text in _FALSE or text == q.options[1].key:
+            return q.options[1].key
+    else:
+        if text in keys:
+            return text
+        if text.isdigit() and 1 <= int(text) <= len(keys):
+            return keys[int(text) - 1]
+        for o in q.options:
+            if fold(o.text).strip() == text:
+                return o.key
+    raise InvalidQuery(field, f"must be one of {', '.join(keys)}, got {value!r}")

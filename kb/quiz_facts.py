@@ -1,0 +1,218 @@
+"""Quiz questions from typed facts: summon kind, negation and chain facts, capabilities, speeds.
+
+Only facts a document states (authority `document`, with a source passage) become answer keys;
+curated card data is used for what a card is (its type) and for distractors.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from kb.model import Fact, Node
+from kb.quiz_model import YES_NO, Option, Question, key_of, lettered
+from kb.quiz_sources import Sources, clean
+
+INHERENT = "concept/inherent-special-summon"
+NON_INHERENT = "concept/non-inherent-special-summon"
+_SUMMON_OPTIONS = (Option("inherent", "Inerente"), Option("non-inherent", "Não-inerente"))
+_SPEEDS = ("concept/spell-speed-1", "concept/spell-speed-2", "concept/spell-speed-3")
+# predicate -> (positive predicate it answers, question template, answer)
+_YES_NO_FACTS: dict[str, tuple[str, str, str]] = {
+    "negatable_by": ("negatable_by", "uma {s} pode ser negada por cards de {o}?", "yes"),
+    "not_negatable_by": ("negatable_by", "uma {s} pode ser negada por cards de {o}?", "no"),
+    "starts_chain": ("starts_chain", "uma {s} inicia uma Corrente?", "yes"),
+    "does_not_start_chain": ("starts_chain", "uma {s} inicia uma Corrente?", "no"),
+    "can_respond_to": (
+        "can_respond_to",
+        "um efeito de {s} pode ser ativado em resposta a um efeito de {o}?",
+        "yes",
+    ),
+    "cannot_respond_to": (
+        "can_respond_to",
+        "um efeito de {s} pode ser ativado em resposta a um efeito de {o}?",
+        "no",
+    ),
+}
+
+
+def source_node(src: Sources, fact: Fact) -> Node | None:
+    """The passage a document fact cites; a list entry is cited through its whole list item."""
+    node = src.kg.get(fact.source) if fact.source else None
+    if node is not None and node.props.get("kind") == "entry" and node.parent:
+        node = src.kg.node(node.parent)
+    return node if node is not None and node.span is not None else None
+
+
+def document_facts(src: Sources, predicate: str) -> list[Fact]:
+    facts = [f for f in src.kg.facts if f.predicate == predicate and f.authority == "document"]
+    return sorted(facts, key=lambda f: (f.subject, f.object, f.source or ""))
+
+
+def label(src: Sources, node_id: str) -> str:
+    node = src.kg.get(node_id)
+    return (node.label_pt or node.label_en or node_id) if node else node_id
+
+
+def summon_questions(src: Sources) -> Iterator[Question]:
+    """ "Is X's Special Summon inherent or non-inherent?" from the rulings' summon lists."""
+    kinds: dict[str, set[str]] = {}
+    first: dict[str, Fact] = {}
+    for f in document_facts(src, "summoned_by"):
+        kinds.setdefault(f.subject, set()).add(f.object)
+        first.setdefault(f.subject, f)
+    for subject, f in first.items():
+        source = source_node(src, f)
+        if len(kinds[subject]) != 1 or source is None or f.object not in (INHERENT, NON_INHERENT):
+            continue
+        name = src.name(src.kg.node(subject))
+        answer = "inherent" if f.object == INHERENT else "non-inherent"
+        listed = src.where(source)
+        note = " (listado entre as exceções)" if f.props.get("exception") else ""
+        qid = f"summon:{subject}"
+        yield Question(
+            id=qid,
+            kind="multiple-choice",
+            family="summon",
+            format=src.format_of(source),
+            topics=src.topics(source, "summon"),
+            prompt=f"Segundo os rulings, a Invocação-Especial de {name} é inerente ou não-inerente?",
+            context=None,
+            statement=None,
+            options=_SUMMON_OPTIONS,
+            answer=answer,
+            explanation=(
+                f"{label(src, f.object)}: {name} aparece em «{listed}»{note}: "
+                f"«{clean(source.text or '')}» ({source.id})."
+            ),
+            citation=src.citation(source),
+            group=qid,
+        )
+
+
+def fact_questions(src: Sources) -> Iterator[Question]:
+    """Yes/no from negation, chain and response facts between concepts."""
+    answers: dict[tuple[str, str, str], set[str]] = {}
+    firsts: dict[tuple[str, str, str], tuple[Fact, str, str]] = {}
+    for predicate, (positive, template, answer) in _YES_NO_FACTS.items():
+        for f in document_facts(src, predicate):
+            key = (f.subject, positive, f.object)
+            answers.setdefault(key, set()).add(answer)
+            firsts.setdefault(key, (f, template, answer))
+    for key, (f, template, answer) in sorted(firsts.items()):
+        source = source_node(src, f)
+        if len(answers[key]) != 1 or source is None:
+            continue  # the documents disagree, or nothing to cite
+        qid = f"fact:{key[0]}:{key[1]}:{key[2]}"
+        text = template.format(s=label(src, f.subject), o=label(src, f.object))
+        via = f" ({f.props['via']})" if f.props.get("via") else ""
+        yield Question(
+            id=qid,
+            kind="yes-no",
+            family="fact",
+            format=src.format_of(source),
+            topics=src.topics(source),
+            prompt=f"Segundo os rulings, {text}",
+            context=None,
+            statement=None,
+            options=YES_NO,
+            answer=answer,
+            explanation=f"{'Sim' if answer == 'yes' else 'Não'}{via}: «{clean(source.text or '')}» ({source.id}).",
+            citation=src.citation(source),
+            group=qid,
+        )
+
+
+def capability_questions(src: Sources) -> Iterator[Question]:
+    """ "Which of these cards can negate summons?": one card the rulings name, three that cannot."""
+    known: dict[str, set[str]] = {}
+    for f in src.kg.facts:
+        if f.predicate == "has_capability" and f.subject.startswith("card/"):
+            known.setdefault(f.subject, set()).add(f.object)
+    holders: dict[tuple[str, str], Fact] = {}
+    for f in document_facts(src, "has_capability"):
+        if f.subject.startswith("card/"):
+            holders.setdefault((f.object, f.subject), f)
+    for (capability, card), f in sorted(holders.items()):
+        source = source_node(src, f)
+        others = sorted(c for c, caps in known.items() if capability not in caps)
+        if source is None or len(others) < 3:
+            continue
+        qid = f"capability:{capability}:{card}"
+        names = [src.name(src.kg.node(c)) for c in [card, *random.Random(qid).sample(others, 3)]]
+        options = lettered(names, qid)
+        yield Question(
+            id=qid,
+            kind="multiple-choice",
+            family="capability",
+            format=src.format_of(source),
+            topics=src.topics(source),
+            prompt=f"Segundo os rulings, qual destes cards tem a capacidade «{label(src, capability)}»?",
+            context=None,
+            statement=None,
+            options=options,
+            answer=key_of(options, names[0]),
+            explanation=(
+                f"{names[0]}: «{clean(source.text or '')}» ({source.id}). "
+                "Os outros não têm essa capacidade nos dados de cards do KB."
+            ),
+            citation=src.citation(source),
+            group=qid,
+        )
+
+
+def speed_support(src: Sources, concept: str, speed: str) -> Node | None:
+    """A passage naming `concept` where it (or its section) names `speed`: document support."""
+    for f in sorted(src.kg.into(concept, "mentions"), key=lambda f: f.subject):
+        node = src.kg.get(f.subject)
+        if node is None or node.span is None or node.type == "Document":
+            continue
+        around = [node.id, *src.kg.ancestors(node.id)]
+        if any(g.object == speed for nid in around for g in src.kg.out(nid, "mentions")):
+            return node
+    return None
+
+
+def speed_questions(src: Sources) -> Iterator[Question]:
+    """ "What Spell Speed is X?" for card kinds (and cards of that kind) a document places."""
+    options = tuple(Option(s[-1], label(src, s)) for s in _SPEEDS)
+    kind_speed = {
+        f.subject: f.object
+        for f in src.kg.facts
+        if f.predicate == "has_spell_speed" and f.subject.startswith("concept/")
+    }
+    supported = {c: speed_support(src, c, s) for c, s in sorted(kind_speed.items())}
+    for concept, source in supported.items():
+        if source is not None and kind_speed[concept] in _SPEEDS:
+            yield _speed_question(src, concept, concept, kind_speed[concept], source, options)
+    for f in sorted(src.kg.facts, key=lambda f: f.subject):
+        via = f.props.get("via")
+        if f.predicate == "has_spell_speed" and f.subject.startswith("card/") and via in supported:
+            source = supported[via]
+            if source is not None and kind_speed.get(via) == f.object and f.object in _SPEEDS:
+                yield _speed_question(src, f.subject, via, f.object, source, options)
+
+
+def _speed_question(
+    src: Sources, subject: str, kind: str, speed: str, source: Node, options: tuple[Option, ...]
+) -> Question:
+    qid = f"speed:{subject}"
+    name = src.name(src.kg.node(subject))
+    what = name if subject == kind else f"{name}, um(a) {label(src, kind)}"
+    return Question(
+        id=qid,
+        kind="multiple-choice",
+        family="spell-speed",
+        format=src.format_of(source),
+        topics=src.topics(source, "spell-speed"),
+        prompt=f"Qual é a Velocidade de Magia de {what}?",
+        context=None,
+        statement=None,
+        options=options,
+        answer=speed[-1],
+        explanation=(
+            f"{label(src, kind)}: {label(src, speed)}: «{clean(source.text or '')}» ({source.id})."
+        ),
+        citation=src.citation(source),
+        group=qid,
+    )

@@ -1,0 +1,275 @@
+"""Where quiz questions come from: the graph's statements, ordered steps and typed facts.
+
+Each generator yields only questions whose key the knowledge base supports, each citing the
+passage that supports it. Everything is a pure function of the graph and the document texts, in a
+fixed order, so the question bank (and every question id) is the same on every build of a corpus.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from kb.analysis import analyse
+from kb.graph import KnowledgeGraph
+from kb.ids import fold
+from kb.model import Node
+from kb.polarity import flip
+from kb.quiz_model import TRUE_FALSE, Citation, Question, key_of, lettered
+from kb.text import Segment, sentences, trimmed
+
+_MARKER = re.compile(r"^[•●\-–]?\s*(?:Exemplo\s+\d+(?:\s*\([^)]*\))?\s*:)?\s*")
+_STEP_PREFIX = re.compile(r"^[•●\-–]?\s*(?:Passo|Sub-etapa|Etapa)\s*\d+\s*[:\-–]\s*")
+_EXAMPLE_NOTE = re.compile(r"\(ex:[^)]*\)|\s+")
+_STATEMENT_KINDS = frozenset({"bullet", "list-item", "paragraph", "example", "table-row"})
+_BADGE = {"edison": "Edison", "tag": "Tag Duel", "general": "Regras gerais"}
+_SEMANTIC_TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("chain", ("concept/chain", "concept/chain-link", "concept/segoc", "concept/response")),
+    ("spell-speed", ("concept/spell-speed",)),
+    ("damage-step", ("concept/damage-step",)),
+    ("summon", ("summon",)),
+)
+
+
+@dataclass(frozen=True)
+class Sources:
+    """The graph and texts questions are drawn from, with the helpers every generator shares."""
+
+    kg: KnowledgeGraph
+    documents: dict[str, str]
+    doc_formats: dict[str, str]
+
+    def citation(self, node: Node, segment: Segment | None = None) -> Citation:
+        """The node's span (or a segment of it) with its exact text."""
+        assert node.span is not None, node.id
+        doc = node.span.document
+        start, end = (segment.start, segment.end) if segment else (node.span.start, node.span.end)
+        section = self.kg.section_of(node.id)
+        return Citation(
+            node.id,
+            doc,
+            section.id if section else None,
+            start,
+            end,
+            self.documents[doc][start:end],
+        )
+
+    def format_of(self, node: Node) -> str:
+        for nid in (node.id, *self.kg.ancestors(node.id)):
+            for f in self.kg.out(nid, "applies_in"):
+                return f.object.removeprefix("format/")
+        return self.doc_formats.get(node.span.document, "general") if node.span else "general"
+
+    def topics(self, node: Node, *extra: str) -> tuple[str, ...]:
+        """The node's top-level rule or section (e.g. edison-rule-05, tag-basic-rules) and themes."""
+        found = set(extra)
+        chain = [node.id, *self.kg.ancestors(node.id)]
+        tops = [n for n in chain if self.kg.node(n).type != "Document"]
+        if tops:
+            found.add(tops[-1].replace("/", "-"))
+        mentioned = {f.object for nid in chain[:3] for f in self.kg.out(nid, "mentions")}
+        mentioned |= {f.object for nid in chain for f in self.kg.out(nid, "about")}
+        for topic, needles in _SEMANTIC_TOPICS:
+            if any(any(n in m for n in needles) for m in mentioned):
+                found.add(topic)
+        if any(n.startswith("edison/rule-08") for n in chain):
+            found.add("damage-step")
+        return tuple(sorted(found))
+
+    def declared_topics(self) -> set[str]:
+        """Every topic a quiz may ask for: each document's top-level rules and sections, themes."""
+        tops = {
+            n.id.replace("/", "-")
+            for n in self.kg.of_type("Rule", "Section")
+            if n.parent is not None and self.kg.node(n.parent).type == "Document"
+        }
+        return tops | {topic for topic, _ in _SEMANTIC_TOPICS}
+
+    def where(self, node: Node) -> str:
+        """ "Edison · Regra #5 — …": the format and the rules/sections above (and at) a node."""
+        chain = [self.kg.node(a) for a in reversed(self.kg.ancestors(node.id))] + [node]
+        names = [title(n) for n in chain if n.type in ("Rule", "Section")]
+        return " › ".join([_BADGE.get(self.format_of(node), "?"), *names])
+
+    def name(self, node: Node) -> str:
+        pt, en = node.label_pt or node.label_en or node.id, node.label_en
+        return f"{pt} ({en})" if en and en != pt else pt
+
+
+def title(node: Node) -> str:
+    name = node.label_pt or node.text or node.id
+    number = node.props.get("number")
+    return f"Regra #{number} — {name}" if node.type == "Rule" and number is not None else name
+
+
+def clean(text: str) -> str:
+    return " ".join(text.split())
+
+
+# --- true/false from statements ---------------------------------------------------------------
+def statement_segments(src: Sources, node: Node) -> Iterator[tuple[int, Segment, list[Segment]]]:
+    """Usable sentences of a node (index, sentence without its bullet, the sentences before it)."""
+    assert node.span is not None
+    text = src.documents[node.span.document]
+    sents = sentences(text, node.span.start, node.span.end)
+    for i, sent in enumerate(sents):
+        if node.type == "Example" and len(sents) > 1 and i == 0:
+            continue  # an example's first sentence sets the scene; the ruling follows
+        marker = _MARKER.match(sent.text)
+        seg = trimmed(text, sent.start + (marker.end() if marker else 0), sent.end)
+        if seg is None or not 30 <= len(seg.text) <= 320:
+            continue
+        if seg.text.endswith((":", "?")) or seg.text.startswith("(") or "http" in seg.text:
+            continue
+        yield i, seg, sents[:i]
+
+
+def statement_questions(src: Sources) -> Iterator[Question]:
+    seen: set[str] = set()
+    nodes = [
+        n
+        for n in src.kg.nodes
+        if n.span is not None
+        and (
+            n.type == "Example" or (n.type == "Passage" and n.props.get("kind") in _STATEMENT_KINDS)
+        )
+    ]
+    for node in sorted(
+        nodes,
+        key=lambda n: (
+            list(src.doc_formats).index(n.span.document)
+            if n.span and n.span.document in src.doc_formats
+            else 99,
+            n.span.start if n.span else 0,
+        ),
+    ):
+        for i, seg, before in statement_segments(src, node):
+            flipped = flip(seg.text)
+            if flipped is None or fold(seg.text) in seen:
+                continue
+            seen.add(fold(seg.text))
+            context = clean(" ".join(_MARKER.sub("", s.text, count=1) for s in before)) or None
+            group = f"tf:{node.id}:s{i}"
+            changed = "tirou" if flipped.removed else "acrescentou"
+            for truth, statement in ((True, seg.text), (False, flipped.text)):
+                explanation = (
+                    f"Verdadeiro: é a frase do documento ({node.id})."
+                    if truth
+                    else f"Falso: a afirmação {changed} um «não»; o documento ({node.id}) diz: «{seg.text}»"
+                )
+                yield Question(
+                    id=f"{group}:{'true' if truth else 'false'}",
+                    kind="true-false",
+                    family="statement",
+                    format=src.format_of(node),
+                    topics=src.topics(node),
+                    prompt=f"Verdadeiro ou falso? ({src.where(node)})",
+                    context=context,
+                    statement=statement,
+                    options=TRUE_FALSE,
+                    answer="true" if truth else "false",
+                    explanation=explanation,
+                    citation=src.citation(node, seg),
+                    group=group,
+                )
+
+
+# --- multiple choice from ordered steps ------------------------------------------------------
+def step_text(step: Node) -> str:
+    """A step without its number or bullet (the number would give the answer away)."""
+    text = _STEP_PREFIX.sub("", step.props.get("title") or step.text or step.id)
+    return clean(_MARKER.sub("", text, count=1))
+
+
+def step_sequences(src: Sources) -> list[tuple[Node, list[Node]]]:
+    """Ordered steps under each parent (SEGOC, Damage Step sub-steps, Tag turn order)."""
+    by_parent: dict[str, list[Node]] = {}
+    for step in src.kg.of_type("Step"):
+        if step.parent is not None and step.span is not None:
+            by_parent.setdefault(step.parent, []).append(step)
+    return [
+        (src.kg.node(p), sorted(steps, key=lambda s: s.span.start if s.span else 0))
+        for p, steps in sorted(by_parent.items())
+        if len(steps) >= 3
+    ]
+
+
+def order_questions(src: Sources) -> Iterator[Question]:
+    for parent, steps in step_sequences(src):
+        texts = [step_text(s) for s in steps]
+        where = src.where(parent)
+        for i, step in enumerate(steps):
+            qid = f"order:{step.id}"
+            if i == 0:
+                prompt, pool = f"{where}: qual destes vem primeiro?", texts[1:]
+                why = f"É o primeiro de {len(steps)} passos ({step.id})."
+            else:
+                prompt = f"{where}: o que vem logo depois de «{texts[i - 1]}»?"
+                pool = [t for t in texts if t not in (texts[i], texts[i - 1])]
+                why = f"É o passo {i + 1} de {len(steps)}, logo depois de «{texts[i - 1]}» ({step.id})."
+            distinct = sorted(set(pool) - {texts[i]})
+            if not distinct:
+                continue
+            options = lettered(
+                [texts[i], *random.Random(qid).sample(distinct, min(3, len(distinct)))], qid
+            )
+            yield Question(
+                id=qid,
+                kind="multiple-choice",
+                family="order",
+                format=src.format_of(step),
+                topics=src.topics(step),
+                prompt=prompt,
+                context=None,
+                statement=None,
+                options=options,
+                answer=key_of(options, texts[i]),
+                explanation=why,
+                citation=src.citation(step),
+                group=qid,
+            )
+
+
+def _core(text: str) -> set[str]:
+    return set(analyse(_EXAMPLE_NOTE.sub(" ", text)))
+
+
+def damage_step_questions(src: Sources) -> Iterator[Question]:
+    """ "In which Damage Step sub-step does X happen?" for passages no other sub-step repeats."""
+    substeps = [s for s in src.kg.of_type("Step") if s.props.get("kind") == "damage-substep"]
+    substeps.sort(key=lambda s: s.span.start if s.span else 0)
+    names = {s.id: f"Sub-etapa {i} — {step_text(s)}" for i, s in enumerate(substeps, 1)}
+    rows = [(s, src.kg.node(c)) for s in substeps for c in src.kg.children(s.id)]
+    for sub, passage in rows:
+        core = _core(passage.text or "")
+        if len(core) < 3 or passage.span is None:
+            continue
+        if any(
+            other_sub.id != sub.id and _similar(core, _core(other.text or ""))
+            for other_sub, other in rows
+        ):
+            continue
+        qid = f"damage-step:{passage.id}"
+        others = [names[s.id] for s in substeps if s.id != sub.id]
+        options = lettered([names[sub.id], *random.Random(qid).sample(others, 3)], qid)
+        yield Question(
+            id=qid,
+            kind="multiple-choice",
+            family="damage-step",
+            format=src.format_of(passage),
+            topics=src.topics(passage, "damage-step"),
+            prompt=f"{src.where((sub.parent and src.kg.node(sub.parent)) or sub)}: em qual sub-etapa da Etapa de Dano acontece isto?",
+            context=None,
+            statement=clean(_MARKER.sub("", passage.text or "", count=1)),
+            options=options,
+            answer=key_of(options, names[sub.id]),
+            explanation=f"{names[sub.id]} ({sub.id}): «{clean(passage.text or '')}»",
+            citation=src.citation(passage),
+            group=qid,
+        )
+
+
+def _similar(a: set[str], b: set[str]) -> bool:
+    return bool(a and b) and len(a & b) / len(a | b) >= 0.6
