@@ -8,7 +8,7 @@ PORT ?= 8000
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install run test lint types unit ingest bench clean
+.PHONY: install browser run test lint types unit ingest bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -21,6 +21,12 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 
 install: $(VENV)/.installed
 	$(BIN)/ygo-rulings model prepare --data $(DATA)
+
+# Debian's Chromium and chromedriver for tests/test_web_browser.py (Playwright drives them; no
+# browser download). Needs root for apt-get; nothing to do when they are already installed.
+browser:
+	@if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then echo "chromium: installed"; \
+	else apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; fi
 
 ingest: install
 	$(BIN)/ygo-rulings ingest --data $(DATA)

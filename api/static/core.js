@@ -1,0 +1,175 @@
+// DOM and HTTP helpers and the links every view builds (no markup is ever parsed from data).
+import { lang, t } from "./i18n.js";
+
+/** Build an element; children are nodes or strings (inserted as text, never as HTML). */
+export function h(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "class") node.className = value;
+    else if (name === "text") node.textContent = value;
+    else if (name.startsWith("on") && typeof value === "function") {
+      node.addEventListener(name.slice(2), value);
+    } else node.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+export function clear(node) {
+  while (node.firstChild) node.removeChild(node.firstChild);
+  return node;
+}
+
+/** A path made of an id's segments, each percent-encoded (ids contain slashes). */
+export function idPath(id) {
+  return String(id).split("/").map(encodeURIComponent).join("/");
+}
+
+export class ApiError extends Error {
+  constructor(status, message, body) {
+    super(message);
+    this.status = status;
+    this.body = body;
+  }
+  /** A 404 from the framework itself: the route does not exist (yet) on this server. */
+  get routeMissing() {
+    return this.status === 404 && (!this.body || this.body.error === "Not Found");
+  }
+}
+
+const cache = new Map();
+
+/** JSON from the API, memoised per request (the knowledge base is read-only). */
+export function api(path, options) {
+  const key = (options && options.method ? options.method : "GET") + " " + path + " " +
+    (options && options.body ? options.body : "");
+  if (!cache.has(key)) {
+    const promise = fetchJson(path, options);
+    promise.catch(() => cache.delete(key));
+    cache.set(key, promise);
+  }
+  return cache.get(key);
+}
+
+export async function fetchJson(path, options) {
+  let response;
+  try {
+    response = await fetch(path, {
+      ...options,
+      headers: { accept: "application/json", ...(options && options.body ? { "content-type": "application/json" } : {}) },
+    });
+  } catch (_) {
+    throw new ApiError(0, t("error.network"), null);
+  }
+  let body = null;
+  try {
+    body = await response.json();
+  } catch (_) {
+    body = null;
+  }
+  if (!response.ok) {
+    const message = body && body.error ? body.error : response.status + " " + response.statusText;
+    throw new ApiError(response.status, message, body);
+  }
+  return body;
+}
+
+export function postJson(path, data) {
+  return api(path, { method: "POST", body: JSON.stringify(data) });
+}
+
+export function errorBox(err) {
+  return h("p", { class: "notice error", role: "alert" }, t("error") + ": " + (err && err.message ? err.message : String(err)));
+}
+
+export function loadingBox() {
+  return h("p", { class: "loading" }, t("loading"));
+}
+
+export function formatLabel(fmt) {
+  if (!fmt) return t("format.all");
+  return t("format." + fmt);
+}
+
+// Documents and their outlines, shared by several views.
+export function documentsIndex() {
+  return api("/documents");
+}
+
+export async function knownDocuments() {
+  try {
+    const data = await documentsIndex();
+    return new Set(data.documents.map((d) => d.id));
+  } catch (_) {
+    return new Set();
+  }
+}
+
+export function docHref(doc, start, end, nodeId) {
+  const params = new URLSearchParams();
+  if (start !== null && start !== undefined && end !== null && end !== undefined) params.set("s", start + "-" + end);
+  if (nodeId) params.set("n", nodeId);
+  const frag = params.toString();
+  return "/doc/" + encodeURIComponent(doc) + (frag ? "#" + frag : "");
+}
+
+export function nodeHref(id) {
+  return "/?view=node&id=" + encodeURIComponent(id);
+}
+
+/** Where a source id is best read: its document (when the id starts with one), else its node view. */
+export function sourceHref(id, docs) {
+  const first = String(id).split("/")[0];
+  return docs.has(first) ? docHref(first, null, null, id) : nodeHref(id);
+}
+
+// Wiki routes (another group's): probed once; links fall back to the node view.
+const wikiProbe = new Map();
+
+export function probeRoute(url) {
+  if (!wikiProbe.has(url)) {
+    wikiProbe.set(
+      url,
+      fetch(url, { headers: { accept: "text/html" } })
+        .then((r) => r.ok)
+        .catch(() => false),
+    );
+  }
+  return wikiProbe.get(url);
+}
+
+export async function ruleLinker(sampleId) {
+  if (sampleId && (await probeRoute("/rules/" + idPath(sampleId) + "?as=html"))) {
+    return (id) => "/rules/" + idPath(id) + "?as=html";
+  }
+  return null;
+}
+
+export async function cardLinker(sampleId) {
+  if (!sampleId) return null;
+  const slug = sampleId.replace(/^card\//, "");
+  if (await probeRoute("/cards/" + encodeURIComponent(slug) + "?as=html")) {
+    return (id) => "/cards/" + encodeURIComponent(id.replace(/^card\//, "")) + "?as=html";
+  }
+  if (await probeRoute("/cards/" + idPath(sampleId) + "?as=html")) {
+    return (id) => "/cards/" + idPath(id) + "?as=html";
+  }
+  return null;
+}
+
+export function outlineLabel(row) {
+  const label = lang === "en" && row.label_en ? row.label_en : row.label;
+  return row.number ? row.number + ". " + label : label;
+}
+
+export function fillSelect(select, entries, value) {
+  const first = select.options[0];
+  clear(select).append(first);
+  for (const [v, label] of entries) select.append(h("option", { value: v }, label));
+  select.value = value;
+  if (select.value !== value) select.value = "";
+}

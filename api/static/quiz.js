@@ -1,0 +1,247 @@
+// The judge quiz: GET /quiz (questions with answer keys), POST /quiz/check (graded, explained).
+import {
+  api,
+  clear,
+  docHref,
+  documentsIndex,
+  errorBox,
+  fetchJson,
+  fillSelect,
+  formatLabel,
+  h,
+  knownDocuments,
+  loadingBox,
+  outlineLabel,
+  sourceHref,
+} from "./core.js";
+import { t } from "./i18n.js";
+
+// --- state ------------------------------------------------------------------------------------
+let quiz = null; // {key, questions, answers: Map(id → value), result}
+
+function normalizeChoices(q) {
+  const raw = q.choices || q.options || q.alternatives || null;
+  if (Array.isArray(raw) && raw.length) {
+    return raw.map((c, i) => {
+      if (c !== null && typeof c === "object") {
+        const value = c.id ?? c.key ?? c.value ?? c.label ?? c.text ?? String(i);
+        return { value: String(value), label: String(c.text ?? c.label ?? c.value ?? value) };
+      }
+      return { value: String(c), label: String(c) };
+    });
+  }
+  const key = answerKey(q);
+  if (key === null || ["yes", "no", "true", "false", "sim", "não", "nao"].includes(String(key).toLowerCase()) || q.kind === "verdict" || q.type === "yes_no") {
+    return [
+      { value: "yes", label: t("verdict.yesLong") },
+      { value: "no", label: t("verdict.noLong") },
+    ];
+  }
+  return null; // free text
+}
+
+function answerKey(q) {
+  const v = q.answer ?? q.correct ?? q.answer_key ?? q.key ?? q.expected ?? q.verdict ?? null;
+  if (v === true) return "yes";
+  if (v === false) return "no";
+  return v === null ? null : String(v);
+}
+
+function normalizeQuestions(data) {
+  const list = Array.isArray(data) ? data : data.questions || data.items || [];
+  return list.map((q, i) => ({
+    id: String(q.id ?? q.qid ?? i),
+    text: q.prompt || q.question || q.text || "",
+    context: q.context || null,
+    statement: q.statement || null,
+    choices: normalizeChoices(q),
+    key: answerKey(q),
+    explanation: q.explanation || q.why || q.rationale || "",
+    source: citationOf(q),
+    format: q.format || null,
+  }));
+}
+
+/** Where an explanation comes from: a citation {id, document, start, end} or a bare id. */
+function citationOf(r) {
+  if (r.citation && typeof r.citation === "object") return r.citation;
+  const id = r.source || (Array.isArray(r.sources) && r.sources.length ? r.sources[0].id || r.sources[0] : null);
+  return id ? { id: String(id) } : null;
+}
+
+function sameAnswer(a, b) {
+  const norm = (s) => String(s ?? "").trim().toLowerCase().replace(/^sim$/, "yes").replace(/^n[aã]o$/, "no");
+  return a !== null && a !== undefined && norm(a) !== "" && norm(a) === norm(b);
+}
+
+export async function renderQuiz(params) {
+  const status = clear(document.getElementById("quiz-status"));
+  const form = document.getElementById("quiz-form");
+  const score = clear(document.getElementById("quiz-score"));
+  const fmt = params.get("format") || "";
+  const topic = params.get("topic") || "";
+  let seed = params.get("seed");
+  if (!seed || !/^\d+$/.test(seed)) seed = String(Math.floor(Math.random() * 100000));
+  document.getElementById("quiz-format").value = ["edison", "tag", "general"].includes(fmt) ? fmt : "";
+  document.getElementById("quiz-seed").value = seed;
+  await fillQuizTopics(topic);
+  const query = new URLSearchParams({ n: "5", seed, ...(fmt ? { format: fmt } : {}), ...(topic ? { topic } : {}) });
+  const key = query.toString();
+  if (!quiz || quiz.key !== key) {
+    status.append(loadingBox());
+    let data;
+    try {
+      data = await api("/quiz?" + key);
+    } catch (err) {
+      form.hidden = true;
+      clear(status).append(err.routeMissing ? h("p", { class: "notice", "data-missing": "quiz" }, t("quiz.missing")) : errorBox(err));
+      return;
+    }
+    quiz = { key, seed, format: fmt || null, raw: data, questions: normalizeQuestions(data), answers: new Map(), result: null };
+    clear(status);
+  }
+  if (!quiz.questions.length) {
+    form.hidden = true;
+    status.append(h("p", { class: "notice" }, t("quiz.empty")));
+    return;
+  }
+  drawQuizQuestions();
+  form.hidden = false;
+  if (quiz.result) score.append(...(await scoreView()));
+}
+
+/** Quiz topics: the quiz's families, then each document's top sections (`edison-rule-05`). */
+async function fillQuizTopics(value) {
+  const entries = ["chain", "damage-step", "spell-speed", "summon"].map((f) => [f, t("quiz.family." + f)]);
+  try {
+    const data = await documentsIndex();
+    for (const doc of data.documents) {
+      for (const row of doc.outline.filter((r) => r.depth === 0)) {
+        entries.push([row.id.split("/").join("-"), (doc.format ? formatLabel(doc.format) + " · " : "") + outlineLabel(row)]);
+      }
+    }
+  } catch (_) {
+    // The families alone still filter.
+  }
+  fillSelect(document.getElementById("quiz-topic"), entries, value);
+}
+
+function drawQuizQuestions() {
+  const list = clear(document.getElementById("quiz-questions"));
+  quiz.questions.forEach((q, i) => {
+    const legendId = "quiz-q-" + i;
+    const fieldset = h("fieldset", { class: "quiz-question", "data-qid": q.id },
+      h("legend", { id: legendId }, h("span", { class: "qnum" }, t("quiz.question") + " " + (i + 1) + ". "), q.text));
+    if (q.context) fieldset.append(h("p", { class: "quiz-context", lang: "pt-BR" }, q.context));
+    if (q.statement) fieldset.append(h("blockquote", { class: "cite-text quiz-statement", lang: "pt-BR" }, q.statement));
+    if (q.choices) {
+      q.choices.forEach((c, j) => {
+        const inputId = "quiz-" + i + "-" + j;
+        const input = h("input", { type: "radio", name: "quiz-" + i, id: inputId, value: c.value });
+        input.checked = quiz.answers.get(q.id) === c.value;
+        input.addEventListener("change", () => quiz.answers.set(q.id, c.value));
+        fieldset.append(h("div", { class: "choice" }, input, h("label", { for: inputId }, c.label)));
+      });
+    } else {
+      const inputId = "quiz-" + i + "-text";
+      const input = h("input", { type: "text", id: inputId, autocomplete: "off" });
+      input.value = quiz.answers.get(q.id) || "";
+      input.addEventListener("input", () => quiz.answers.set(q.id, input.value));
+      fieldset.append(h("label", { for: inputId }, t("quiz.answer")), input);
+    }
+    list.append(h("li", {}, fieldset));
+  });
+}
+
+export async function checkQuiz() {
+  // Unanswered questions are not sent (they count as wrong); the server grades the rest.
+  const answers = quiz.questions
+    .filter((q) => (quiz.answers.get(q.id) ?? "") !== "")
+    .map((q) => ({ id: q.id, answer: quiz.answers.get(q.id) }));
+  let server = null;
+  if (answers.length) {
+    try {
+      server = await fetchJson("/quiz/check", { method: "POST", body: JSON.stringify({ answers }) });
+    } catch (_) {
+      server = null;
+    }
+  }
+  quiz.result = gradeQuiz(server);
+  const score = clear(document.getElementById("quiz-score"));
+  score.append(...(await scoreView()));
+  score.focus();
+}
+
+/** Per-question results: the server's when /quiz/check answered, else from the answer key. */
+function gradeQuiz(server) {
+  const serverItems = server ? server.results || server.items || [] : [];
+  const byId = new Map();
+  serverItems.forEach((r, i) => byId.set(String(r.id ?? r.qid ?? i), r));
+  const items = quiz.questions.map((q) => {
+    const given = quiz.answers.get(q.id) ?? null;
+    const r = byId.get(q.id) || null;
+    const expected = r ? answerKey({ answer: r.expected ?? r.answer ?? q.key }) : q.key;
+    const correct = r && typeof r.correct === "boolean" ? r.correct : sameAnswer(given, expected);
+    return {
+      q,
+      given,
+      expected,
+      expectedText: r && r.expected_text ? r.expected_text : null,
+      correct,
+      explanation: (r && (r.explanation || r.why)) || q.explanation,
+      source: (r && citationOf(r)) || q.source,
+    };
+  });
+  return {
+    items,
+    score: items.filter((i) => i.correct).length,
+    total: items.length,
+    local: !server && items.some((i) => i.given !== null),
+  };
+}
+
+function choiceLabel(q, value) {
+  if (value === null || value === undefined || value === "") return t("quiz.unanswered");
+  const c = (q.choices || []).find((x) => x.value === String(value));
+  if (c) return c.label;
+  const v = String(value).toLowerCase();
+  if (v === "yes") return t("verdict.yesLong");
+  if (v === "no") return t("verdict.noLong");
+  return String(value);
+}
+
+function citationHref(c, known) {
+  if (c.document && Number.isInteger(c.start) && Number.isInteger(c.end)) return docHref(c.document, c.start, c.end, c.id);
+  return sourceHref(c.id, known);
+}
+
+async function scoreView() {
+  const r = quiz.result;
+  const known = await knownDocuments();
+  const parts = [h("p", { class: "score", "data-score": String(r.score), "data-total": String(r.total) }, t("quiz.score", { score: r.score, total: r.total }))];
+  if (r.local) parts.push(h("p", { class: "meta" }, t("quiz.localGrade")));
+  const list = h("ol", { class: "quiz-results" });
+  for (const item of r.items) {
+    list.append(h("li", { class: item.correct ? "right" : "wrong" },
+      h("p", {}, h("span", { class: "verdict " + (item.correct ? "verdict-yes" : "verdict-no") }, item.correct ? t("quiz.correct") : t("quiz.wrong")), " ", item.q.text),
+      item.q.statement ? h("blockquote", { class: "cite-text", lang: "pt-BR" }, item.q.statement) : null,
+      h("p", { class: "meta" }, t("quiz.yours") + ": " + choiceLabel(item.q, item.given) + " · " + t("quiz.expected") + ": " + (item.expectedText || choiceLabel(item.q, item.expected))),
+      item.explanation ? h("p", { class: "explanation" }, item.explanation) : null,
+      item.source ? h("p", { class: "meta" }, t("answer.source") + ": ", h("a", { href: citationHref(item.source, known) }, item.source.id || "")) : null,
+    ));
+  }
+  parts.push(list);
+  return parts;
+}
+
+export function submitQuizSetup(event) {
+  event.preventDefault();
+  const fmt = document.getElementById("quiz-format").value;
+  const topic = document.getElementById("quiz-topic").value;
+  let seed = document.getElementById("quiz-seed").value.trim();
+  if (!/^\d+$/.test(seed) || (quiz && quiz.seed === seed)) seed = String(Math.floor(Math.random() * 100000));
+  const params = new URLSearchParams({ view: "quiz", seed, ...(fmt ? { format: fmt } : {}), ...(topic ? { topic } : {}) });
+  history.pushState(null, "", "/?" + params.toString());
+  clear(document.getElementById("quiz-score"));
+  renderQuiz(params);
+}

@@ -1,0 +1,155 @@
+"""The web page's server side through the ASGI app: the page, its static files, its JSON views."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from kb.service import RulingsService
+
+STATIC = Path(__file__).resolve().parents[1] / "api" / "static"
+
+
+@pytest.fixture(scope="module")
+def client(hash_service: RulingsService) -> TestClient:
+    return TestClient(create_app(hash_service), raise_server_exceptions=False)
+
+
+def test_home_serves_the_page(client: TestClient) -> None:
+    r = client.get("/")
+    assert r.status_code == 200
+    assert r.headers["content-type"].startswith("text/html")
+    html = r.text
+    assert '<html lang="pt-BR">' in html
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
+    assert 'href="/static/style.css"' in html and 'src="/static/app.js"' in html
+    assert 'class="skip-link" href="#main"' in html and 'id="main"' in html
+    assert 'aria-live="polite"' in html and '<label for="q"' in html
+    # No network assets: every src/href is local (or a fragment, or a data: URL).
+    for url in re.findall(r'(?:src|href)="([^"]*)"', html):
+        assert url.startswith(("/", "#", "data:")), url
+
+
+@pytest.mark.parametrize(
+    ("path", "media"),
+    [
+        ("/static/app.js", "javascript"),
+        ("/static/core.js", "javascript"),
+        ("/static/i18n.js", "javascript"),
+        ("/static/quiz.js", "javascript"),
+        ("/static/style.css", "text/css"),
+        ("/static/index.html", "text/html"),
+    ],
+)
+def test_static_files_load(client: TestClient, path: str, media: str) -> None:
+    r = client.get(path)
+    assert r.status_code == 200 and media in r.headers["content-type"]
+    assert r.content == (STATIC / path.removeprefix("/static/")).read_bytes()
+
+
+def test_unknown_static_file_is_a_404_envelope(client: TestClient) -> None:
+    r = client.get("/static/nope.js")
+    assert r.status_code == 404
+    assert r.json() == {"ok": False, "error": "Not Found", "status": 404}
+
+
+def test_document_page_is_the_same_html(client: TestClient) -> None:
+    r = client.get("/doc/edison")
+    assert r.status_code == 200 and r.text == client.get("/").text
+    missing = client.get("/doc/no-such-doc")
+    assert missing.status_code == 404 and missing.headers["content-type"].startswith("text/html")
+
+
+def test_documents_return_the_exact_source_text(
+    client: TestClient, documents: dict[str, str]
+) -> None:
+    for doc_id, text in documents.items():
+        r = client.get(f"/documents/{doc_id}")
+        assert r.status_code == 200
+        body = r.json()
+        assert body["id"] == doc_id and body["title"]
+        assert body["text"] == text and body["length"] == len(text)
+        assert body["format"] in ("edison", "tag", "general")
+
+
+def test_citations_slice_the_served_document(client: TestClient) -> None:
+    answer = client.post(
+        "/ask", json={"question": "Julgamento Solene pode negar a Invocação do Dragão Cibernético?"}
+    ).json()
+    assert answer["citations"]
+    texts: dict[str, str] = {}
+    for c in answer["citations"]:
+        if c["document"] not in texts:
+            texts[c["document"]] = client.get(f"/documents/{c['document']}").json()["text"]
+        assert texts[c["document"]][c["start"] : c["end"]] == c["text"]
+
+
+def test_unknown_document_is_a_404_envelope_with_suggestions(client: TestClient) -> None:
+    r = client.get("/documents/edisn")
+    assert r.status_code == 404
+    body = r.json()
+    assert body["ok"] is False and body["status"] == 404
+    assert "edisn" in body["error"] and body["suggestions"] == ["edison"]
+
+
+def test_documents_outline_covers_rules_and_sections(
+    client: TestClient, documents: dict[str, str]
+) -> None:
+    body = client.get("/documents").json()
+    by_id = {d["id"]: d for d in body["documents"]}
+    assert set(by_id) == set(documents)
+    rules = [r for r in by_id["edison"]["outline"] if r["type"] == "Rule"]
+    assert [r["number"] for r in rules] == list(range(1, 14))
+    topic_ids = {t["id"] for t in body["topics"]}
+    for doc in body["documents"]:
+        assert "text" not in doc  # the list stays small: texts come one by one
+        for row in doc["outline"]:
+            assert row["type"] in ("Section", "Rule") and row["label"]
+            node = client.get(f"/id/{row['id']}").json()
+            assert node["span"] == {"document": doc["id"], "start": row["start"], "end": row["end"]}
+            assert set(row["topics"]) <= topic_ids
+    rule5 = next(r for r in rules if r["number"] == 5)
+    assert "concept/trap-monster" in rule5["topics"]
+    labels = {t["id"]: t["label_en"] for t in body["topics"]}
+    assert labels["concept/trap-monster"] == "Trap Monster"
+
+
+def test_catalog_lists_every_card_with_both_names(client: TestClient) -> None:
+    cards = client.get("/catalog").json()["cards"]
+    assert len(cards) == client.get("/stats").json()["cards"]
+    jinzo = next(c for c in cards if c["id"] == "card/jinzo")
+    assert jinzo == {
+        "id": "card/jinzo",
+        "label_pt": "Jinzo",
+        "label_en": "Jinzo",
+        "card_type": "monster",
+    }
+    assert all(c["label_pt"] and c["label_en"] for c in cards)
+
+
+def test_script_never_inserts_markup() -> None:
+    """Data reaches the page only as text: no innerHTML, outerHTML, insertAdjacentHTML, write()."""
+    scripts = sorted(STATIC.glob("*.js"))
+    assert {p.name for p in scripts} == {"app.js", "core.js", "i18n.js", "quiz.js"}
+    for path in scripts:
+        script = path.read_text("utf-8")
+        for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval("):
+            assert sink not in script, f"{path.name}: {sink}"
+        # Modules import each other relatively: nothing is fetched from another origin.
+        for target in re.findall(r'from "([^"]+)"', script):
+            assert target.startswith("./"), f"{path.name}: {target}"
+
+
+def test_every_page_string_has_both_languages() -> None:
+    html = (STATIC / "index.html").read_text("utf-8")
+    script = (STATIC / "i18n.js").read_text("utf-8")
+    keys = set(re.findall(r'data-i18n(?:-placeholder|-aria-label)?="([^"]+)"', html))
+    assert keys
+    for key in keys:
+        quoted = f'"{key}":' if not re.fullmatch(r"\w+", key) else None
+        found = script.count(quoted) if quoted else len(re.findall(rf"\b{key}:", script))
+        assert found == 2, f"{key} should be defined once in pt and once in en"
