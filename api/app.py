@@ -68,10 +68,6 @@ def create_app(service: RulingsService, *, stale_error: str | None = None) -> Fa
     def stats() -> dict[str, Any]:
         return service.stats()
 
-    @app.get("/id/{node_id:path}")
-    def show(node_id: str) -> dict[str, Any]:
-        return service.show(node_id)
-
     @app.get("/export.ttl", response_class=PlainTextResponse)
     def export_ttl() -> PlainTextResponse:
         return PlainTextResponse(service.export("ttl"), media_type="text/turtle; charset=utf-8")

@@ -198,6 +198,35 @@ def link(
     emit(guarded(lambda: service(s).link(q)))
 
 
+SPARQL_ACCEPT = {  # --format → the Accept header GET /sparql would receive
+    "json": "application/sparql-results+json, application/ld+json;q=0.9",
+    "xml": "application/sparql-results+xml, application/rdf+xml;q=0.9",
+    "csv": "text/csv",
+    "ttl": "text/turtle",
+    "jsonld": "application/ld+json",
+}
+
+
+@app.command()
+def sparql(
+    query: Annotated[str, typer.Argument(help="A SPARQL query, or - to read it from stdin")],
+    fmt: Annotated[
+        str | None,
+        typer.Option("--format", help="json, xml, csv; graphs also ttl, jsonld (default by form)"),
+    ] = None,
+    data: DataOpt = None,
+    corpus: CorpusOpt = None,
+) -> None:
+    """Run a read-only SPARQL query over the graph (same checks and limits as /sparql)."""
+    if fmt is not None and fmt not in SPARQL_ACCEPT:
+        fail(f"--format: unknown format {fmt!r}; use {', '.join(SPARQL_ACCEPT)}", 2)
+    s = settings(data, corpus)
+    text = sys.stdin.read() if query == "-" else query
+    accept = SPARQL_ACCEPT[fmt] if fmt else None
+    body, _media = guarded(lambda: service(s).sparql(text, accept))
+    sys.stdout.write(body if body.endswith("\n") else body + "\n")
+
+
 ModelOpt = Annotated[str | None, typer.Option("--model", help="Embedding model (YGO_MODEL).")]
 EmbedderOpt = Annotated[
     str | None,
@@ -351,6 +380,54 @@ def serve(
     app_ = create_app(runtime.service, stale_error=runtime.stale_error)
     err.print(f"serving on http://{s.host}:{s.port} (docs at /docs)")
     uvicorn.run(app_, host=s.host, port=s.port, log_level="warning")
+
+
+@app.command()
+def render(
+    node_id: Annotated[str, typer.Argument(help="A rule, section or card id, e.g. edison/rule-05")],
+    as_: Annotated[str, typer.Option("--as", help="wikitext, markdown, html or json")] = "wikitext",
+    data: DataOpt = None,
+    corpus: CorpusOpt = None,
+) -> None:
+    """A wiki page of a rule, section or card (GET /rules/{id}, GET /cards/{id})."""
+    s = settings(data, corpus)
+    sys.stdout.write(guarded(lambda: service(s).render(node_id, as_)))
+
+
+@app.command()
+def quiz(
+    fmt: Annotated[str | None, typer.Option("--format", help="edison, tag or general")] = None,
+    topic: Annotated[
+        str | None, typer.Option("--topic", help="e.g. edison-rule-05, summon, chain")
+    ] = None,
+    n: Annotated[int, typer.Option("--n", help="Number of questions (1..50).")] = 10,
+    seed: Annotated[int | None, typer.Option("--seed", help="Same seed, same quiz.")] = None,
+    data: DataOpt = None,
+    corpus: CorpusOpt = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the quiz (with answer keys) as JSON.")
+    ] = False,
+) -> None:
+    """Judge training: answer questions from the documents in the terminal (GET /quiz)."""
+    from api.terminal_quiz import run_quiz
+
+    s = settings(data, corpus)
+    svc = guarded(lambda: service(s))
+    questions = guarded(lambda: svc.quiz(format=fmt, topic=topic, n=n, seed=seed))
+    if as_json:
+        emit(questions)
+        return
+
+    def read(prompt: str) -> str | None:
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        line = sys.stdin.readline()
+        return line if line else None
+
+    def write(text: str) -> None:
+        out.print(text, highlight=False, markup=False, soft_wrap=True)
+
+    run_quiz(questions, svc.quiz_check, read, write)
 
 
 @model_app.command("prepare")

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+import random
+import threading
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from rapidfuzz import process
+from rdflib import Graph
 
 from kb.answer import Answerer
 from kb.config import Settings
@@ -13,10 +17,17 @@ from kb.errors import InvalidQuery, NotFound
 from kb.formats import format_entries
 from kb.graph import KnowledgeGraph, node_record
 from kb.link import Entry, Linker
+from kb.markup import MARKUPS, write
 from kb.model import FORMATS, RETRIEVABLE_TYPES, Node
-from kb.rdf import serialize, to_rdf
+from kb.quiz import MAX_SEED, QuestionBank, build_bank
+from kb.rdf import iri, namespaces, serialize, to_rdf, vocabulary
+from kb.render import PageBuilder
 from kb.search import SearchIndex, SearchOptions, hit_json
+from kb.sparql import describe
 from kb.store import Artifact
+
+if TYPE_CHECKING:
+    from kb.adapters.sparql_workers import SparqlEndpoint
 
 
 def linker_for(kg: KnowledgeGraph) -> Linker:
@@ -44,6 +55,9 @@ class RulingsService:
         self.kg = artifact.graph
         self.linker = linker_for(self.kg)
         self._rdf_cache: dict[str, str] = {}
+        self._rdf_lock = threading.Lock()
+        self._rdf_graph: Graph | None = None
+        self._sparql: SparqlEndpoint | None = None
         sources = artifact.manifest.get("sources", {})
         self.doc_formats = {doc: meta["format"] for doc, meta in sources.items()}
         self.index = SearchIndex(
@@ -157,6 +171,81 @@ class RulingsService:
             self._rdf_cache[fmt] = serialize(to_rdf(self.kg, self.settings.base_iri), fmt)
         return self._rdf_cache[fmt]
 
+    # --- linked data -----------------------------------------------------------------------
+    def rdf_graph(self) -> Graph:
+        """The graph as RDF, built once (on first use, thread-safe); treat it as read-only."""
+        with self._rdf_lock:
+            if self._rdf_graph is None:
+                self._rdf_graph = to_rdf(self.kg, self.settings.base_iri)
+            return self._rdf_graph
+
+    def sparql(self, query: str, accept: str | None = None) -> tuple[str, str]:
+        """(body, media type) of a read-only SPARQL query, bounded in time and results."""
+        if query is None or not query.strip():
+            raise InvalidQuery("query", "must not be empty")
+        from kb.adapters.sparql_workers import SparqlEndpoint
+
+        graph = self.rdf_graph()
+        with self._rdf_lock:
+            if self._sparql is None:
+                s = self.settings
+                self._sparql = SparqlEndpoint(graph, s.sparql_timeout, s.sparql_max_results)
+        return self._sparql.query(query, accept)
+
+    def close(self) -> None:
+        """Stop the SPARQL worker processes (they also stop when this process exits)."""
+        with self._rdf_lock:
+            endpoint, self._sparql = self._sparql, None
+        if endpoint is not None:
+            endpoint.close()
+
+    def node_rdf(self, node_id: str, fmt: str) -> str:
+        """A node's description (its triples, its neighbours' labels, its facts): ttl or jsonld."""
+        check_rdf_format("as", fmt)
+        node = self.resolve(node_id)
+        voc = namespaces(self.settings.base_iri)[1]
+        subject = iri(self.settings.base_iri, node.id)
+        return serialize(describe(self.rdf_graph(), subject, voc.subject), fmt)
+
+    def vocab(self, fmt: str = "ttl") -> str:
+        """The vocabulary (classes, properties, pt/en labels, comments, domain/range): ttl or jsonld."""
+        check_rdf_format("as", fmt)
+        return serialize(vocabulary(self.settings.base_iri), fmt)
+
+    # --- wiki pages --------------------------------------------------------------------------
+    def render(self, node_id: str, as_: str = "wikitext") -> str:
+        """A Rule, Section, Document or Card page as wikitext, markdown, html or json."""
+        if as_ not in MARKUPS:
+            raise InvalidQuery("as", f"unknown markup {as_!r}; use one of {', '.join(MARKUPS)}")
+        node = self.resolve(node_id)
+        builder = PageBuilder(
+            self.kg, self.artifact.documents, self.doc_formats, self.settings.base_iri
+        )
+        return write(builder.page(node), as_)
+
+    # --- judge training ----------------------------------------------------------------------
+    @cached_property
+    def question_bank(self) -> QuestionBank:
+        """Every question the KB supports (built once, on first use; deterministic)."""
+        return build_bank(self.kg, self.artifact.documents, self.doc_formats)
+
+    def quiz(
+        self,
+        format: str | None = None,
+        topic: str | None = None,
+        n: int = 10,
+        seed: int | None = None,
+    ) -> dict[str, Any]:
+        """`n` questions with answer keys, explanations and citations; same seed, same quiz."""
+        fmt = check_format(format)
+        if seed is None:
+            seed = random.SystemRandom().randrange(MAX_SEED + 1)
+        return self.question_bank.quiz(fmt, topic or None, n, seed)
+
+    def quiz_check(self, answers: list[dict[str, Any]]) -> dict[str, Any]:
+        """Grade `[{id, answer}]` against the answer keys, each with its explanation and citation."""
+        return self.question_bank.check(answers)
+
     # --- linking ---------------------------------------------------------------------------
     def link(self, q: str) -> dict[str, Any]:
         """Entities named in a text (typo-tolerant)."""
@@ -184,6 +273,13 @@ def check_text(field: str, value: str | None, limit: int) -> str:
         raise InvalidQuery(field, "must not be empty")
     if len(value) > limit:
         raise InvalidQuery(field, f"is {len(value)} characters long; the limit is {limit}")
+    return value
+
+
+def check_rdf_format(field: str, value: str) -> str:
+    """An RDF serialization name: ttl or jsonld."""
+    if value not in ("ttl", "jsonld"):
+        raise InvalidQuery(field, f"unknown RDF format {value!r}; use ttl or jsonld")
     return value
 
 
