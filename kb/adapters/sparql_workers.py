@@ -1,10 +1,11 @@
-"""Forked, sandboxed worker processes that answer SPARQL queries within a time bound.
+"""Sandboxed worker processes that answer SPARQL queries within a time bound.
 
-Each worker is forked from the process holding the RDF graph (copy-on-write, no reload), answers
+Each worker is spawned (a fresh interpreter: forking a process with torch/OpenMP and server threads
+can deadlock the child) and receives the RDF graph pickled; it answers
 `kb.sparql.execute` requests over a pipe, and is killed when a query overruns: a thread could not be
 stopped. Inside a worker an audit hook refuses sockets, subprocesses, file writes and reads outside
 Python's own code, and the address space is capped, so even a query the checks missed could not
-reach outside the graph. A worker exits when its parent goes away. Linux/Unix only (fork).
+reach outside the graph. A worker exits when its parent goes away. Linux/Unix only.
 """
 
 from __future__ import annotations
@@ -106,18 +107,15 @@ def _detach_signals() -> None:
         signal.set_wakeup_fd(-1)
 
 
-def _serve(
-    conn: Connection, spare: Connection, graph: Graph, max_results: int, memory: int
-) -> None:
+def _serve(conn: Connection, graph: Graph, max_results: int, memory: int) -> None:
     """A worker: answer (text, accept) requests until the parent goes away.
 
-    It leaves with os._exit: the usual interpreter shutdown could wait on a lock that another
-    thread of the parent held when it forked.
+    It leaves with os._exit, without the usual interpreter shutdown.
     """
-    spare.close()
     _detach_signals()
     _limit_memory(memory)
     install_sandbox()
+    conn.send(READY)
     parent = os.getppid()
     while True:
         if not conn.poll(1.0):
@@ -182,8 +180,12 @@ class _Worker:
         self.conn.close()
 
 
+READY = "ready"
+START_TIMEOUT = 60.0  # seconds a new worker may take to start and load the graph
+
+
 class SparqlEndpoint:
-    """Queries answered by forked workers holding `graph`, each stopped after `timeout` seconds.
+    """Queries answered by worker processes holding `graph`, each stopped after `timeout` seconds.
 
     At most `workers` queries run at once; a request waits up to `timeout` seconds for a free
     worker (then EndpointBusy). A worker whose query overran is killed and replaced on demand.
@@ -250,17 +252,31 @@ class SparqlEndpoint:
             raise
 
     def _fork(self) -> _Worker:
-        context = multiprocessing.get_context("fork")
+        """Start a worker with the *spawn* method and wait until it holds the graph.
+
+        Forking is unsafe here: the server has threads (torch/OpenMP, the thread pool) whose locks
+        a forked child inherits held. A spawned worker is a fresh interpreter that receives the
+        graph pickled (about 0.4 s for this KB) and says when it is ready.
+        """
+        context = multiprocessing.get_context("spawn")
         mine, theirs = context.Pipe()
         process = context.Process(
             target=_serve,
-            args=(theirs, mine, self.graph, self.max_results, self.memory),
+            args=(theirs, self.graph, self.max_results, self.memory),
             name="sparql-worker",
             daemon=True,
         )
         process.start()
         theirs.close()
-        return _Worker(process, mine)
+        worker = _Worker(process, mine)
+        try:
+            ready = mine.poll(START_TIMEOUT) and mine.recv() == READY
+        except (EOFError, OSError):
+            ready = False
+        if not ready:
+            worker.stop()
+            raise SparqlError("a SPARQL worker could not start")
+        return worker
 
     def _release(self, worker: _Worker, healthy: bool) -> None:
         with self._lock:
