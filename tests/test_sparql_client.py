@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
@@ -18,7 +12,7 @@ from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import SKOS
 from SPARQLWrapper import CSV, JSON, POST, POSTDIRECTLY, TURTLE, SPARQLWrapper
 from SPARQLWrapper.SPARQLExceptions import QueryBadFormed
-from tests_support import REPO  # type: ignore[import-not-found]
+from tests_support import running_server  # type: ignore[import-not-found]
 
 pytestmark = pytest.mark.e2e
 
@@ -35,52 +29,12 @@ SELECT ?card ?pt ?en WHERE {{
 RUNAWAY = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_until_up(proc: subprocess.Popen[bytes], base: str) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(proc.stdout.read().decode() if proc.stdout else "server exited")
-        try:
-            if httpx.get(base + "/health", timeout=1).status_code == 200:
-                return
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    raise RuntimeError("server did not start in 60 s")
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`ygo-rulings serve` on a free loopback port, SPARQL queries bounded at TIMEOUT seconds."""
     data = tmp_path_factory.mktemp("sparql-serve-data")
-    port = free_port()
-    exe = shutil.which("ygo-rulings", path=str(Path(sys.executable).parent)) or "ygo-rulings"
-    env = {
-        **os.environ,
-        "YGO_EMBEDDER": "hash",
-        "YGO_CORPUS_DIR": str(REPO / "corpus"),
-        "YGO_SPARQL_TIMEOUT": str(TIMEOUT),
-        "NO_PROXY": "127.0.0.1,localhost",
-        "no_proxy": "127.0.0.1,localhost",
-    }
-    proc = subprocess.Popen(
-        [exe, "serve", "--data", str(data), "--host", "127.0.0.1", "--port", str(port)],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(proc, base)
+    with running_server(data, {"YGO_SPARQL_TIMEOUT": str(TIMEOUT)}, start_timeout=60) as base:
         yield base
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 def client(server: str, query: str, fmt: str = JSON) -> SPARQLWrapper:

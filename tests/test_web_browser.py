@@ -9,11 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,7 +16,7 @@ from urllib.parse import quote
 
 import httpx
 import pytest
-from tests_support import REPO  # type: ignore[import-not-found]
+from tests_support import running_server  # type: ignore[import-not-found]
 
 pytestmark = pytest.mark.e2e
 
@@ -48,41 +43,10 @@ def missing(reason: str) -> None:
     pytest.skip(hint)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    data = tmp_path_factory.mktemp("web-data")
-    port = free_port()
-    exe = shutil.which("ygo-rulings", path=str(Path(sys.executable).parent)) or "ygo-rulings"
-    env = {**os.environ, "YGO_EMBEDDER": "hash", "YGO_CORPUS_DIR": str(REPO / "corpus")}
-    proc = subprocess.Popen(
-        [exe, "serve", "--data", str(data), "--port", str(port)],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            if proc.poll() is not None:
-                raise RuntimeError(proc.stdout.read().decode() if proc.stdout else "server exited")
-            try:
-                if httpx.get(base + "/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.2)
-        else:
-            raise RuntimeError("server did not start in 90 s")
+    with running_server(tmp_path_factory.mktemp("web-data")) as base:
         yield base
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,68 @@
-"""Constants shared by test modules (importable because pytest puts tests/ on sys.path)."""
+"""Helpers shared by test modules (importable because pytest puts tests/ on sys.path)."""
 
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+import httpx
+
 REPO = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    """A free TCP port on loopback."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def running_server(
+    data: Path, extra_env: dict[str, str] | None = None, start_timeout: float = 90
+) -> Iterator[str]:
+    """The real `ygo-rulings serve` (hash embedder, the repo's corpus) on a free loopback port.
+
+    Yields its base URL once /health answers; the process is stopped on exit.
+    """
+    port = free_port()
+    exe = shutil.which("ygo-rulings", path=str(Path(sys.executable).parent)) or "ygo-rulings"
+    env = {
+        **os.environ,
+        "YGO_EMBEDDER": "hash",
+        "YGO_CORPUS_DIR": str(REPO / "corpus"),
+        "NO_PROXY": "127.0.0.1,localhost",
+        "no_proxy": "127.0.0.1,localhost",
+        **(extra_env or {}),
+    }
+    proc = subprocess.Popen(
+        [exe, "serve", "--data", str(data), "--host", "127.0.0.1", "--port", str(port)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + start_timeout
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(proc.stdout.read().decode() if proc.stdout else "server exited")
+            try:
+                if httpx.get(base + "/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"server did not start in {start_timeout:g} s")
+            time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
