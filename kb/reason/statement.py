@@ -23,7 +23,7 @@ _OUTCOME = re.compile(
     r"\b(pode|podem|podera|poderao|deve|devem|portanto|sendo assim|assim|entao)\b"
 )
 _QUESTION_NEG = re.compile(
-    r"\b(nao|not|never|nunca|cannot|can't|doesn't|don't|isn't|aren't|won't)\b"
+    r"\b(nao|not|never|nunca|nada|nothing|cannot|can't|doesn't|don't|isn't|aren't|won't)\b"
 )
 
 
@@ -39,7 +39,9 @@ class Clause:
 
 # A conditional or contrast clause of the question ("if my teammate doesn't …", "mas eu não"):
 # negation inside it does not negate the question itself.
-_SUBORDINATE = re.compile(r"\b(se|if|quando|when|while|enquanto|but|mas|unless)\b[^,?]*")
+_SUBORDINATE = re.compile(
+    r"\b(se|if|quando|when|while|enquanto|but|mas|unless|que|that|which)\b[^,?]*"
+)
 _EXCLUSIVE = re.compile(r"\b(apenas|somente|so|only|exclusivamente|unicamente)\b")
 _PARTIES = {
     "teammate": re.compile(
@@ -97,7 +99,10 @@ def contradicts(question: str, clause: str) -> bool:
             if pattern.search(q) and not pattern.search(c):
                 return True
     # "um"/"uma"/"one" are mostly articles: only digits count as the number one.
-    qn, cn = _numbers(q) - {1}, _numbers(c) - {1} | ({1} if re.search(r"\b1\b", c) else set())
+    one = re.search(
+        r"\b1\b|\b(maximo|apenas|so|somente|exatamente|at most|only)\s+(um|uma|one)\b", c
+    )
+    qn, cn = _numbers(q) - {1}, _numbers(c) - {1} | ({1} if one else set())
     counted = _NUMBER.search(c) and re.search(
         r"\b(melhor de|best of|copias|copies|pontos de vida|life points|lp|cards?)\b", q
     )
