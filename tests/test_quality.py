@@ -48,7 +48,7 @@ def test_answer_floors(runtime: Runtime) -> None:
     overall = result["overall"]
     assert overall["n"] >= 120
     # Current measured values (see README); floors a little below them to allow small changes.
-    assert overall["verdict_accuracy"] >= 0.76
+    assert overall["verdict_accuracy"] >= 0.78
     assert overall["cite_hit3"] >= 0.83
     assert overall["oos_accuracy"] >= 0.8
 
