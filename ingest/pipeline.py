@@ -15,7 +15,7 @@ from ingest.rulings import parse_rulings
 from ingest.tag import parse_tag
 from kb.errors import IngestError
 from kb.formats import format_entries, format_nodes
-from kb.ids import concept_id, format_id
+from kb.ids import format_id
 from kb.link import Linker
 from kb.model import TEXT_TYPES, Fact, Node, ParsedDocument
 
@@ -126,6 +126,3 @@ def _check_references(nodes: list[Node], facts: list[Fact], corpus_dir: Path) ->
                     f"fact {f.predicate} refers to unknown {end!r}",
                     f.props.get("line"),
                 )
-
-
-SPEED_CONCEPTS = [concept_id(f"spell-speed-{n}") for n in (1, 2, 3)]

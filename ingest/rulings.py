@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from ingest.builder import DocumentBuilder
-from ingest.segment import Segment, sentences, split_at, trimmed
+from ingest.segment import sentences, split_at, trimmed
 from kb.ids import format_id
 from kb.model import ParsedDocument
 
@@ -127,8 +127,3 @@ def _list_body(b: DocumentBuilder, section: str, text: str, start: int, end: int
         else:
             for seg in sentences(text, piece.start, piece.end):
                 b.child(parent, "Passage", seg, kind="sentence")
-
-
-def entry_segment(text: str, start: int, end: int) -> Segment | None:
-    """A card-name entry inside a list item (used by extraction)."""
-    return trimmed(text, start, end)

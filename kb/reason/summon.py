@@ -159,9 +159,6 @@ def _chain(kg: KnowledgeGraph, target: str, lang: str) -> Decision | None:
     )
 
 
-_MONSTER_OF_SUMMON = {"-summon": "-monster"}
-
-
 def _classes(entity: str) -> list[str]:
     """The entity and its monster-class / summon-class counterpart (fusion-summon ↔ fusion-monster)."""
     out = [entity]
