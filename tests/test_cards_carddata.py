@@ -20,6 +20,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from ingest.curated import CARD_TYPES, MONSTER_TYPES
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 CARDS_YAML = REPO_ROOT / "corpus" / "cards.yaml"
 CARDDATA_DIR = REPO_ROOT.parent / "shared" / "carddata"
@@ -27,26 +29,8 @@ CARDDATA_DB = CARDDATA_DIR / "cards_en_pt.sqlite"
 
 # --------------------------------------------------------------------------- vocabulary
 
-CARD_TYPES = {"monster", "spell", "trap"}
 SPELL_PROPERTIES = {"normal", "quick-play", "continuous", "field", "equip", "ritual"}
 TRAP_PROPERTIES = {"normal", "continuous", "counter"}
-MONSTER_TYPES = {
-    "normal",
-    "effect",
-    "fusion",
-    "ritual",
-    "synchro",
-    "xyz",
-    "link",
-    "pendulum",
-    "tuner",
-    "flip",
-    "union",
-    "spirit",
-    "toon",
-    "gemini",
-    "trap-monster",
-}
 EXTRA_DECK_TYPES = {"fusion", "synchro", "xyz", "link"}
 ATTRIBUTES = {"DARK", "LIGHT", "EARTH", "WATER", "FIRE", "WIND", "DIVINE"}
 RACES = {
