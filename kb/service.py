@@ -168,7 +168,7 @@ class RulingsService:
         if fmt not in ("ttl", "jsonld"):
             raise InvalidQuery("format", f"unknown export format {fmt!r}; use ttl or jsonld")
         if fmt not in self._rdf_cache:
-            self._rdf_cache[fmt] = serialize(to_rdf(self.kg, self.settings.base_iri), fmt)
+            self._rdf_cache[fmt] = serialize(self.rdf_graph(), fmt)
         return self._rdf_cache[fmt]
 
     # --- linked data -----------------------------------------------------------------------
