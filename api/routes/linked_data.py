@@ -7,8 +7,8 @@
   SPARQL JSON (default), XML or CSV, graphs as Turtle (default), JSON-LD, N-Triples or RDF/XML.
   Refused or malformed queries → 400 (malformed ones also carry `line` and `column`), a query
   stopped at `sparql_timeout` or over `sparql_max_results` → 400, every worker busy → 503.
-  The query runs in a worker thread (bounded by a per-app limiter) that waits on a worker
-  process, so the event loop and the other routes stay free.
+  The query runs in a worker thread that waits on a worker process (the endpoint bounds how
+  many run at once), so the event loop and the other routes stay free.
 - `GET /vocab`: the vocabulary as HTML (default) or Turtle / JSON-LD.
 """
 
@@ -27,7 +27,6 @@ from rdflib.namespace import OWL
 from starlette.exceptions import HTTPException
 
 from api.errors import envelope
-from kb.adapters.sparql_workers import DEFAULT_WORKERS
 from kb.errors import InvalidQuery
 from kb.rdf import namespaces, vocabulary
 from kb.service import RulingsService
@@ -72,7 +71,6 @@ def choose(as_: str | None, accept: str | None, offers: dict[str, str]) -> str:
 def register(app: FastAPI, service: RulingsService) -> None:
     """Add the linked-data routes and the translation of their errors to the app."""
     install_error_handlers(app)
-    limiter = anyio.CapacityLimiter(2 * DEFAULT_WORKERS)
 
     @app.get("/id/{node_id:path}", response_class=JSONResponse)
     def node(node_id: str, request: Request, as_: AsParam = None) -> Response:
@@ -85,9 +83,10 @@ def register(app: FastAPI, service: RulingsService) -> None:
     async def answer(query: str | None, request: Request) -> Response:
         refuse_dataset(request.query_params)
         accept = request.headers.get("accept")
-        body, media = await anyio.to_thread.run_sync(
-            service.sparql, query or "", accept, limiter=limiter
-        )
+        # No app-level anyio limiter: one created outside the serving event loop can strand a
+        # waiting request when the app is driven by several loops (as TestClient does). The SPARQL
+        # endpoint bounds concurrency itself (a semaphore with a timeout → 503).
+        body, media = await anyio.to_thread.run_sync(service.sparql, query or "", accept)
         return Response(body, media_type=media, headers=VARY)
 
     @app.get("/sparql", response_class=Response)
