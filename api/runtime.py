@@ -11,7 +11,7 @@ from ingest.build import ensure_kb
 from kb.adapters.embedding_cache import cached_embeddings
 from kb.config import Settings
 from kb.embedding import Embedder, HashEmbedder
-from kb.search import clause_texts, index_texts
+from kb.search import claim_texts, clause_texts, index_texts
 from kb.service import RulingsService
 
 log = logging.getLogger(__name__)
@@ -64,9 +64,8 @@ def load_runtime(settings: Settings, embedder: Embedder | None = None) -> Runtim
     loaded = ensure_kb(settings.corpus_dir, settings.data_dir)
     emb = embedder if embedder is not None else make_embedder(settings)
     kg = loaded.artifact.graph
-    units, parts = index_texts(kg), clause_texts(kg)
-    vectors, fresh = cached_embeddings(emb, [*units, *parts], settings.data_dir / "cache")
-    service = RulingsService(
-        loaded.artifact, settings, emb, vectors[: len(units)], vectors[len(units) :]
-    )
+    units, parts, claims = index_texts(kg), clause_texts(kg), claim_texts(kg)
+    vectors, fresh = cached_embeddings(emb, [*units, *parts, *claims], settings.data_dir / "cache")
+    a, b = len(units), len(units) + len(parts)
+    service = RulingsService(loaded.artifact, settings, emb, vectors[:a], vectors[a:b], vectors[b:])
     return Runtime(service, loaded.stale_error, fresh)

@@ -32,9 +32,11 @@ class SourceDocument:
 def corpus_hash(corpus_dir: Path) -> str:
     """A hash over the manifest, every document and the curated tables (what a build depends on)."""
     h = hashlib.sha256()
-    for path in sorted(corpus_dir.iterdir()):
+    claims = corpus_dir / "claims"
+    paths = [*corpus_dir.iterdir(), *(claims.iterdir() if claims.is_dir() else [])]
+    for path in sorted(paths):
         if path.is_file() and path.suffix in (".txt", ".yaml"):
-            h.update(path.name.encode())
+            h.update(path.relative_to(corpus_dir).as_posix().encode())
             h.update(hashlib.sha256(path.read_bytes()).digest())
     return h.hexdigest()
 

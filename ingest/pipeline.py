@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ingest.candidates import Candidate, candidates
+from ingest.claims import load_claims
 from ingest.corpus import SourceDocument, corpus_hash, load_manifest
 from ingest.curated import load_cards, load_glossary
 from ingest.edison import parse_edison
@@ -57,6 +58,9 @@ def ingest_corpus(corpus_dir: Path) -> Corpus:
         facts.append(Fact(doc.id, "applies_in", format_id(doc.format), doc.id, "document"))
         unlinked += _unlinked(doc_nodes, linker)
     facts += _inferred(nodes, facts)
+    claim_nodes, claim_facts = load_claims(corpus_dir / "claims", docs, nodes, linker)
+    nodes += claim_nodes
+    facts += claim_facts
     _check_unique(nodes, corpus_dir)
     _check_references(nodes, facts, corpus_dir)
     return Corpus(docs, nodes, facts, corpus_hash(corpus_dir), unlinked)

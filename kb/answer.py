@@ -12,6 +12,7 @@ from kb.ids import fold
 from kb.link import Mention
 from kb.reason import Decision, Step
 from kb.reason.chain import decide_chain, decide_resolution
+from kb.reason.claims import ClaimReader
 from kb.reason.statement import best_clause, contradicts, question_negated
 from kb.reason.summon import decide_summon, decide_summon_kind
 from kb.search import Hit, SearchIndex, SearchOptions
@@ -20,10 +21,22 @@ from kb.search import Hit, SearchIndex, SearchOptions
 # "Tag Duel:" prefix), or an interrogative phrase anywhere.
 _OPEN = re.compile(
     r"^(?:[^?]{0,30}?[:,]\s*)?\W*(quem|qual|quais|como|onde|quant[oa]s?|o que|oque|por ?que|"
-    r"porque|em que|what|who|whose|which|how|where|why|list|liste|explique|explain|descreva|"
-    r"describe)\b"
-    r"|\b(quant[oa]s|qual|quais|o que acontece|what happens|que acontece|em que (ordem|momento|etapa)|"
-    r"in what order|em que ano|what year|which|how many|how much|what|when (?:did|was|were|is|does)|quando (?:foi|e|é|mudou))\b"
+    r"porque|em que|que tipo|what|who|whose|which|how|where|why|list|liste|explique|explain|"
+    r"descreva|describe)\b"
+)
+# An interrogative phrase near the start, or a copula asking for a value ("… is which link?").
+_OPEN_NEAR = re.compile(
+    r"\b(quant[oa]s|qual|quais|o que acontece|what happens|que acontece|em que (ordem|momento|etapa)|"
+    r"que tipo|what kind|which kind|in what order|em que ano|what year|which|how many|how much|"
+    r"what|when (?:did|was|were|is|does)|quando (?:foi|e|é|mudou))\b"
+)
+_OPEN_VALUE = re.compile(
+    r"\b(is|are|was|e|é|sao|são|fica|ficam) (which|what|qual|quais|quantos|quantas)\b"
+)
+# A request, not a question: "Give me …", "Liste …" without a question mark.
+_REQUEST = re.compile(
+    r"^\W*(give|tell|show|list|explain|describe|recommend|suggest|write|help|"
+    r"de|dê|diga|mostre|liste|explique|descreva|recomende|sugira|escreva|ajude|me de|me dê)\b"
 )
 _PT = re.compile(
     r"\b(nao|não|pode|posso|é|uma|um|com|que|do|da|no|na|em|se|carta|jogador|duelista|corrente|quando|qual|quem|como|isso|eu|meu|minha|ser|sao|são)\b"
@@ -109,8 +122,10 @@ def is_yes_no(text: str) -> bool:
     q = sentences[-1] if sentences else ""
     if _AUX.search(q):
         return True
+    if "?" not in text and _REQUEST.search(q):
+        return False
     head = " ".join(q.split()[:7])
-    return not _OPEN.search(head)
+    return not (_OPEN.search(head) or _OPEN_NEAR.search(head) or _OPEN_VALUE.search(q))
 
 
 class Answerer:
@@ -120,6 +135,7 @@ class Answerer:
         self.kg = kg
         self.index = index
         self.documents = documents
+        self.claims = ClaimReader(kg, index)
 
     def parse(self, text: str, fmt: str | None) -> Question:
         mentions = self.index.linker.link(text, fuzzy=True)
@@ -132,6 +148,8 @@ class Answerer:
         entities = [m.entity for m in q.mentions if not m.entity.startswith("format/")]
         hits = self.index.search(text, SearchOptions(k=max(k, 8), format=q.format), q.mentions)
         decision = self._reason(q, entities) if q.yes_no else None
+        if decision is None and not self._unknown(q):
+            decision = self.claims.decide(q.text, q.mentions, q.format, q.yes_no)
         if decision is None:
             decision = self._from_statements(q, entities, hits)
         return self._compose(q, decision, hits, k)
@@ -166,11 +184,20 @@ class Answerer:
                 out.append(" ".join(words))
         return out
 
+    def _unknown(self, q: Question) -> bool:
+        """The question names something (a card, a game) the KB does not know: it cannot rule
+        on it, even when the question also names cards it knows."""
+        return bool(self._unknown_names(q))
+
     def _from_statements(self, q: Question, entities: list[str], hits: list[Hit]) -> Decision:
         scoped = [h for h in hits if q.format is None or h.format in (q.format, "general")]
         clause = best_clause(self.index, q.text, entities, scoped) if scoped else None
-        unknown = self._unknown_names(q) if not any(e.startswith("card/") for e in entities) else []
-        if unknown or clause is None or clause.score < MIN_SUPPORT or not self._in_scope(hits):
+        if (
+            self._unknown(q)
+            or clause is None
+            or clause.score < MIN_SUPPORT
+            or not self._in_scope(hits)
+        ):
             return Decision(
                 None,
                 [],
@@ -213,7 +240,8 @@ class Answerer:
             if node.span is None or not node.text:
                 continue
             seen.add(node_id)
-            section = self.kg.section_of(node_id)
+            stated = self.kg.out(node_id, "stated_in")
+            section = self.kg.section_of(stated[0].object if stated else node_id)
             hit_score = next((h.score for h in hits if h.node.id == node_id), 0.0)
             cited.append(
                 {

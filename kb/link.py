@@ -97,7 +97,7 @@ class Linker:
         words = [w for w in _WORD.finditer(folded) if not _inside(w.start(), w.end(), covered)]
         found: list[Mention] = []
         taken: list[tuple[int, int]] = []
-        for size in (4, 3, 2, 1):
+        for size in (6, 5, 4, 3, 2, 1):
             for i in range(len(words) - size + 1):
                 first, last = words[i], words[i + size - 1]
                 if any(words[j + 1].start() - words[j].end() > 2 for j in range(i, i + size - 1)):

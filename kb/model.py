@@ -15,6 +15,7 @@ NodeType = Literal[
     "Card",
     "Concept",
     "Format",
+    "Claim",
 ]
 NODE_TYPES: tuple[NodeType, ...] = (
     "Document",
@@ -26,6 +27,7 @@ NODE_TYPES: tuple[NodeType, ...] = (
     "Card",
     "Concept",
     "Format",
+    "Claim",
 )
 # Node types that carry a span of source text and can be retrieved and cited.
 TEXT_TYPES: frozenset[str] = frozenset({"Passage", "Example", "Step", "Rule", "Section"})

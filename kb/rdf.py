@@ -63,6 +63,8 @@ def to_rdf(kg: KnowledgeGraph, base_iri: str) -> Graph:
             g.add((s, voc.cardType, Literal(n.props["card_type"])))
             if n.props.get("property"):
                 g.add((s, voc.property, Literal(n.props["property"])))
+        if n.type == "Claim":
+            g.add((s, voc.holds, Literal(bool(n.props["holds"]))))
         if n.props.get("number") is not None:
             g.add((s, DCTERMS.identifier, Literal(str(n.props["number"]))))
     for f in kg.facts:

@@ -85,6 +85,16 @@ def clause_texts(kg: KnowledgeGraph) -> list[str]:
     ]
 
 
+def claim_nodes(kg: KnowledgeGraph) -> list[Node]:
+    """The curated rule claims, in a stable order."""
+    return sorted(kg.of_type("Claim"), key=lambda n: n.id)
+
+
+def claim_texts(kg: KnowledgeGraph) -> list[str]:
+    """What each claim is embedded as: its English statement, then its Portuguese one."""
+    return [t for n in claim_nodes(kg) for t in (n.label_en or "", n.label_pt or "")]
+
+
 def index_text(node: Node, section: Node | None) -> str:
     """What a passage is indexed as: its section's heading, then its text."""
     head = (section.label_pt or section.text or "") if section else ""
@@ -104,6 +114,7 @@ class SearchIndex:
         doc_formats: dict[str, str],
         weights: dict[str, float],
         rrf_k: int,
+        claim_vectors: np.ndarray | None = None,
     ) -> None:
         self.kg = kg
         self.linker = linker
@@ -120,6 +131,8 @@ class SearchIndex:
         for c, cl in enumerate(self.clauses):
             self.clauses_of[cl.unit].append(c)
         self.clause_vectors = clause_vectors
+        self.claims = claim_nodes(kg)
+        self.claim_vectors = claim_vectors
         self.weights = weights
         self.rrf_k = rrf_k
         self._entity_links = self._graph_links()
@@ -171,7 +184,11 @@ class SearchIndex:
                 for i, s in enumerate(self.sections):
                     if s is not None and s.id == f.subject:
                         put(f.object, i, 0.3)
-            elif f.source is not None and f.predicate not in ("part_of", "example_of", "precedes"):
+            elif (
+                f.source is not None
+                and f.predicate not in ("part_of", "example_of", "precedes")
+                and self.kg.node(f.subject).type != "Claim"
+            ):
                 unit = self._indexed_ancestor(f.source)
                 put(f.subject, unit, 0.7)
                 put(f.object, unit, 0.7)
@@ -198,6 +215,13 @@ class SearchIndex:
         if self.embedder is None or self.clause_vectors is None or not clause_ids:
             return np.zeros(len(clause_ids), dtype=np.float32)
         return (self.clause_vectors[clause_ids] @ self._query_vec(query)).astype(np.float32)
+
+    def claim_similarity(self, query: str) -> np.ndarray:
+        """Cosine of the query with each claim statement: shape (claims, 2) for (en, pt)."""
+        if self.embedder is None or self.claim_vectors is None or not self.claims:
+            return np.zeros((len(self.claims), 2), dtype=np.float32)
+        sims = self.claim_vectors @ self._query_vec(query)
+        return sims.reshape(len(self.claims), 2).astype(np.float32)
 
     def dense_scores(self, query: str) -> np.ndarray:
         if self.embedder is None or self.vectors is None:

@@ -49,6 +49,7 @@ class RulingsService:
         embedder: Embedder | None = None,
         vectors: Any = None,
         clause_vectors: Any = None,
+        claim_vectors: Any = None,
     ) -> None:
         self.artifact = artifact
         self.settings = settings
@@ -73,6 +74,7 @@ class RulingsService:
                 "graph": settings.weight_graph,
             },
             settings.rrf_k,
+            claim_vectors,
         )
         self.answerer = Answerer(self.kg, self.index, artifact.documents)
 

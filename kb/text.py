@@ -41,7 +41,7 @@ def lines(source: str) -> Iterator[Segment]:
 # A sentence ends at . ! ? (optionally followed by closing quotes/brackets) before whitespace and an
 # opening character; single-letter abbreviations ("D.D. Survivor") and "ex." do not end sentences.
 _BOUNDARY = re.compile(
-    r"(?<=[.!?])[\"”')\]]*\s+(?=[\"“(\-*A-ZÀ-Ý0-9])"  # ". Next"
+    r"(?<=[.!?])([\"”')\]]*)\s+(?=[\"“(\-*A-ZÀ-Ý0-9])"  # ". Next" (closing quotes stay)
     r"|(?<=[a-zà-ÿ)]\.)(?=[A-ZÀ-Ý][a-zà-ÿ])"  # "Efeito.Efeito": a missing space
 )
 _ABBREVIATION = re.compile(r"(?:\b[A-Za-z]|\bex|\bpág|\bVer|\bvs)\.$")
@@ -55,7 +55,7 @@ def sentences(source: str, start: int, end: int) -> list[Segment]:
         head = source[cursor : match.start()]
         if _ABBREVIATION.search(head):
             continue
-        seg = trimmed(source, cursor, match.start())
+        seg = trimmed(source, cursor, match.end(1) if match.group(1) is not None else match.start())
         if seg is not None:
             out.append(seg)
         cursor = match.end()

@@ -38,6 +38,12 @@ CLASSES: tuple[Term, ...] = (
         "Formato",
         "A rules format a statement applies in (edison, tag, general).",
     ),
+    Term(
+        "Claim",
+        "Claim",
+        "Afirmação",
+        "An atomic rule statement in pt and en, whether it holds, and the sentence stating it.",
+    ),
     Term("Fact", "Fact", "Fato", "A typed statement with its source passage and authority."),
 )
 
@@ -188,6 +194,22 @@ PROPERTIES: tuple[Term, ...] = (
         "Rule",
         "Format",
     ),
+    Term(
+        "statedIn",
+        "stated in",
+        "afirmado em",
+        "The passage whose text states a claim.",
+        "Claim",
+        "Passage",
+    ),
+    Term(
+        "concerns",
+        "concerns",
+        "diz respeito a",
+        "A card, concept or format a claim is about.",
+        "Claim",
+        None,
+    ),
     Term("broader", "broader", "mais amplo", "A more general concept.", "Concept", "Concept"),
     Term(
         "statedSpeedContext",
@@ -208,6 +230,14 @@ PROPERTIES: tuple[Term, ...] = (
     Term("subject", "subject", "sujeito", "Subject of a fact.", "Fact", None),
     Term("predicate", "predicate", "predicado", "Predicate of a fact.", "Fact", None),
     Term("object", "object", "objeto", "Object of a fact.", "Fact", None),
+    Term(
+        "holds",
+        "holds",
+        "é válida",
+        "Whether a claim's statement is true according to its source.",
+        "Claim",
+        None,
+    ),
     Term("cardType", "card type", "tipo de card", "monster, spell or trap.", "Card", None),
     Term("property", "property", "propriedade", "Spell/Trap property.", "Card", None),
 )

@@ -93,7 +93,7 @@ def corpus_copy(tmp_path: Path) -> Path:
 def hash_service(built: Built) -> RulingsService:
     """A searching/answering service over the session build with the deterministic hash embedder."""
     from kb.embedding import HashEmbedder
-    from kb.search import clause_texts, index_texts
+    from kb.search import claim_texts, clause_texts, index_texts
 
     emb = HashEmbedder()
     return RulingsService(
@@ -102,4 +102,5 @@ def hash_service(built: Built) -> RulingsService:
         emb,
         emb.embed_passages(index_texts(built.kg)),
         emb.embed_passages(clause_texts(built.kg)),
+        emb.embed_passages(claim_texts(built.kg)),
     )

@@ -23,7 +23,13 @@ _OUTCOME = re.compile(
     r"\b(pode|podem|podera|poderao|deve|devem|portanto|sendo assim|assim|entao)\b"
 )
 _QUESTION_NEG = re.compile(
-    r"\b(nao|not|never|nunca|nada|nothing|cannot|can't|doesn't|don't|isn't|aren't|won't)\b"
+    r"\b(nao|not|never|nunca|nada|nothing|cannot|can't|doesn't|don't|isn't|aren't|won't|"
+    r"nenhum|nenhuma|nem|ninguem|jamais|none|neither|nor|nobody|no one)\b"
+)
+# Negation words that do not negate: "whether or not", "ou não", "a não ser", "regardless".
+_NOT_NEGATION_ANY = re.compile(
+    r"\ba nao ser\b|\bmas nao a\b|\(mas nao [^)]*\)|\bou nao\b|\bwhether or not\b|\bor not\b|"
+    r"\bnot only\b|\bnao so\b|\bnao apenas\b"
 )
 
 
@@ -72,10 +78,44 @@ _NUMBER_WORDS = {
 _NUMBER = re.compile(r"\b(\d[\d.]*|" + "|".join(_NUMBER_WORDS) + r")\b")
 
 
+def last_sentence(text: str) -> str:
+    """The asking sentence of a question that first sets up a situation ("X. Y não tem. Pode?")."""
+    parts = [p for p in re.split(r"(?<=[.!;])\s+", text.strip()) if p]
+    while len(parts) > 1 and len(parts[-1].split()) < 3:
+        parts[-2:] = [" ".join(parts[-2:])]
+    return parts[-1] if parts else ""
+
+
 def question_negated(question: str) -> bool:
-    """Negation of the question's main clause (not of an 'if …' or 'but …' clause)."""
-    main = _SUBORDINATE.sub(" ", fold(question))
+    """Negation of the question's main clause (not of the set-up sentences before it, nor of an
+    'if …' or 'but …' clause)."""
+    main = _SUBORDINATE.sub(" ", _NOT_NEGATION_ANY.sub(" ", fold(last_sentence(question))))
     return bool(_QUESTION_NEG.search(main))
+
+
+# A condition of a statement (pt/en): its negation is the condition's, not the statement's.
+_CONDITION_ANY = re.compile(r"\b(se|quando|enquanto|caso|if|when|while|unless|as long as)\b[^,.;]*")
+
+
+def stated_negative(text: str) -> bool:
+    """Whether a curated statement (pt or en) is negative outside its conditions."""
+    main = _CONDITION_ANY.sub(" ", _NOT_NEGATION_ANY.sub(" ", fold(text)))
+    return bool(_QUESTION_NEG.search(main))
+
+
+_ONLY_IF = re.compile(
+    r"\b(so|somente|apenas|only)\b[^.;]{0,60}?\b(se|if|quando|when)\b|\b(se|if) \(?e somente se\b"
+)
+
+
+def condition_unmet(question: str, statement: str) -> bool:
+    """The statement allows something only under a condition ("only if they negate") and the
+    question asks about the case where the condition is not met ("one that doesn't negate")."""
+    if not _ONLY_IF.search(fold(statement)):
+        return False
+    q = _NOT_NEGATION_ANY.sub(" ", fold(last_sentence(question)))
+    conditions = " ".join(m.group(0) for m in _SUBORDINATE.finditer(q))
+    return bool(_QUESTION_NEG.search(conditions))
 
 
 def _numbers(text: str) -> set[int]:
@@ -90,10 +130,59 @@ def _numbers(text: str) -> set[int]:
     return out
 
 
+# Complementary terms: a statement using one answers a question using the other, inverted.
+_OPPOSITES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
+    (re.compile(a), re.compile(b))
+    for a, b in (
+        (
+            r"\b(?<!non-)(?<!nao-)(?<!nao )(inherent|inerentes?)\b",
+            r"\b(non-?|nao-?\s?)(inherent|inerentes?)\b",
+        ),
+        (r"\b(mandatory|obrigatori[oa]s?)\b", r"\b(optional|opciona(l|is))\b"),
+        (r"\b(face-?up|face para cima)\b", r"\b(face-?down|face para baixo)\b"),
+        (
+            r"\b(attack position|posicao de ataque)\b",
+            r"\b(defen[sc]e position|posicao de defesa)\b",
+        ),
+        (r"\b(before|antes)\b", r"\b(after|depois|apos)\b"),
+        (r"\b(legal|legais|permitid[oa]s?|allowed|permitted)\b", r"\b(ilegal|ilegais|illegal)\b"),
+    )
+)
+# A named duelist of a Tag Duel: 1A, 2B, "Duelista A", "duelist B".
+_DUELIST = re.compile(r"\b(?:duelista|duelist)s?\s+([12]?[ab])\b|\b([12][ab])\b")
+
+
+def _duelists(text: str) -> set[str]:
+    return {(a or b) for a, b in _DUELIST.findall(text)}
+
+
+def opposed(question: str, clause: str) -> bool:
+    """The question uses one of two complementary terms and the clause only the other."""
+    q, c = fold(question), fold(clause)
+    for a, b in _OPPOSITES:
+        qa, qb, ca, cb = a.search(q), b.search(q), a.search(c), b.search(c)
+        if (qa and not qb and cb and not ca) or (qb and not qa and ca and not cb):
+            return True
+    return False
+
+
 def contradicts(question: str, clause: str) -> bool:
     """The clause answers a different case than the question asks about: it is restricted
-    ("apenas", "only") to parties the question goes beyond, or states other numbers."""
-    q, c = fold(question), fold(clause)
+    ("apenas", "only") to parties the question goes beyond, names other duelists, states other
+    numbers, or uses the complement of the question's term (inherent / non-inherent …)."""
+    q, c = fold(last_sentence(question)), fold(clause)
+    if opposed(q, c):
+        return True
+    return differs(question, clause)
+
+
+def differs(question: str, clause: str) -> bool:
+    """The clause is about other parties, duelists or numbers than the question (meaningful for
+    a statement that holds: "exactly 2" answers "4?" with no)."""
+    q, c = fold(last_sentence(question)), fold(clause)
+    qd, cd = _duelists(q), _duelists(c)
+    if qd and cd and not qd & cd:
+        return True
     if _EXCLUSIVE.search(c):
         for pattern in _PARTIES.values():
             if pattern.search(q) and not pattern.search(c):

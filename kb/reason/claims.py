@@ -1,0 +1,194 @@
+"""Deciding by curated rule claims: align the question with the closest claim statement.
+
+A claim (corpus/claims/*.yaml) is a plain pt/en proposition, whether it holds, its format and the
+sentence of the document stating it. The question is aligned with every statement by embedding
+similarity, shared entities and shared stems; the best claim's truth, read against the polarity of
+its statement and of the question, gives the verdict. With no format given, a close claim of
+another format with the opposite verdict means the formats disagree: no verdict, both cited.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from kb.analysis import analyse
+from kb.graph import KnowledgeGraph
+from kb.link import Mention
+from kb.model import Node
+from kb.reason import Decision, Step
+from kb.reason.statement import (
+    condition_unmet,
+    differs,
+    last_sentence,
+    opposed,
+    question_negated,
+    stated_negative,
+)
+from kb.search import SearchIndex
+
+CLAIM_MIN = 0.86  # alignment under which no claim decides the question
+FORMAT_MARGIN = 0.03  # a claim of another format this close to the best one competes with it
+GENERAL_PENALTY = 0.02  # a general claim yields to one of the format asked about
+FALSE_PENALTY = 0.0  # a refuted belief yields to a stated rule that aligns as well
+FORMAT_NAMES = {
+    "edison": ("Edison Format", "Formato Edison"),
+    "tag": ("Tag Duel", "Tag Duel"),
+    "general": ("general rules", "regras gerais"),
+}
+
+
+@dataclass(frozen=True)
+class ClaimMatch:
+    node: Node
+    score: float
+    statement: str  # the statement (en or pt) the question aligned with best
+    verdict: bool  # the answer to the question this claim gives
+    source: str  # the passage stating the claim
+
+    @property
+    def format(self) -> str:
+        return str(self.node.props["format"])
+
+
+class ClaimReader:
+    """Matches questions against the curated claims of one graph."""
+
+    def __init__(self, kg: KnowledgeGraph, index: SearchIndex) -> None:
+        self.kg = kg
+        self.index = index
+
+    @cached_property
+    def _meta(self) -> list[tuple[frozenset[str], str, list[set[str]]]]:
+        """Per claim: its entities, the passage stating it, and the stems of (en, pt)."""
+        out = []
+        for n in self.index.claims:
+            ents = frozenset(f.object for f in self.kg.out(n.id, "concerns"))
+            source = next((f.object for f in self.kg.out(n.id, "stated_in")), n.id)
+            stems = [set(analyse(n.label_en or "")), set(analyse(n.label_pt or ""))]
+            out.append((ents, source, stems))
+        return out
+
+    def rank(
+        self, question: str, mentions: list[Mention], fmt: str | None, depth: int = 12
+    ) -> list[ClaimMatch]:
+        if not self.index.claims:
+            return []
+        sims = self.index.claim_similarity(question)
+        q_terms = set(analyse(question))
+        q_ents = {m.entity for m in mentions if not m.entity.startswith("format/")}
+        q_neg = question_negated(question)
+        scored: list[tuple[float, int, int]] = []
+        for i, (n, (ents, _src, stems)) in enumerate(
+            zip(self.index.claims, self._meta, strict=True)
+        ):
+            claim_fmt = n.props["format"]
+            if fmt is not None and claim_fmt not in (fmt, "general"):
+                continue
+            side = int(np.argmax(sims[i]))
+            sim = float(sims[i, side])
+            shared = len(q_terms & stems[side]) / max(len(q_terms), 1)
+            overlap = len(q_ents & ents) / len(q_ents) if q_ents else 0.0
+            cards = {e for e in ents if e.startswith("card/")}
+            foreign = len(cards - q_ents) / len(cards) if cards else 0.0
+            score = sim + 0.2 * overlap - 0.08 * foreign + 0.1 * shared
+            if fmt is not None and claim_fmt == "general" and fmt != "general":
+                score -= GENERAL_PENALTY
+            if not n.props["holds"]:
+                score -= FALSE_PENALTY
+            scored.append((score, i, side))
+        scored.sort(key=lambda t: -t[0])
+        out = []
+        for score, i, side in scored[:depth]:
+            n = self.index.claims[i]
+            statement = (n.label_en if side == 0 else n.label_pt) or ""
+            holds, negative = bool(n.props["holds"]), stated_negative(statement)
+            truth = holds != negative  # whether the statement's positive proposition is so
+            if opposed(last_sentence(question), statement) or (
+                holds
+                and not negative
+                and (differs(question, statement) or condition_unmet(question, statement))
+            ):
+                truth = not truth
+            out.append(ClaimMatch(n, score, statement, truth != q_neg, self._meta[i][1]))
+        return out
+
+    def decide(
+        self, question: str, mentions: list[Mention], fmt: str | None, yes_no: bool
+    ) -> Decision | None:
+        ranked = self.rank(question, mentions, fmt)
+        if not ranked or ranked[0].score < CLAIM_MIN:
+            return None
+        top = ranked[0]
+        if not yes_no:
+            return self._open(top)
+        if fmt is None:
+            rival = next(
+                (
+                    m
+                    for m in ranked[1:]
+                    if m.score >= top.score - FORMAT_MARGIN
+                    and m.format != top.format
+                    and m.verdict != top.verdict
+                ),
+                None,
+            )
+            if rival is not None:
+                return self._disagree(top, rival)
+        return self._verdict(top)
+
+    def _step(self, m: ClaimMatch) -> Step:
+        en_fmt, pt_fmt = FORMAT_NAMES[m.format]
+        holds = bool(m.node.props["holds"])
+        return Step(
+            f"Rule ({en_fmt}): “{m.node.label_en}” — {'holds' if holds else 'does not hold'}.",
+            f"Regra ({pt_fmt}): “{m.node.label_pt}” — {'vale' if holds else 'não vale'}.",
+            m.node.id,
+        )
+
+    def _verdict(self, m: ClaimMatch) -> Decision:
+        sentence = m.node.text or ""
+        yes = m.verdict
+        en_fmt, pt_fmt = FORMAT_NAMES[m.format]
+        return Decision(
+            "yes" if yes else "no",
+            [self._step(m), Step(f"Source: {sentence}", f"Fonte: {sentence}", m.source)],
+            f"{'Yes' if yes else 'No'} ({en_fmt}). The rules state: “{sentence}”",
+            f"{'Sim' if yes else 'Não'} ({pt_fmt}). Segundo as regras: “{sentence}”",
+            round(min(0.9, max(0.5, m.score - 0.05)), 2),
+            [m.node.id, m.source],
+            "claim",
+        )
+
+    def _open(self, m: ClaimMatch) -> Decision:
+        sentence = m.node.text or ""
+        return Decision(
+            None,
+            [self._step(m), Step(f"Source: {sentence}", f"Fonte: {sentence}", m.source)],
+            f"{m.node.label_en if m.node.props['holds'] else sentence}",
+            f"{m.node.label_pt if m.node.props['holds'] else sentence}",
+            round(min(0.8, max(0.4, m.score - 0.1)), 2),
+            [m.node.id, m.source],
+            "claim",
+        )
+
+    def _disagree(self, a: ClaimMatch, b: ClaimMatch) -> Decision:
+        def part(m: ClaimMatch, lang: str) -> str:
+            en_fmt, pt_fmt = FORMAT_NAMES[m.format]
+            if lang == "en":
+                return f"{en_fmt}: {'yes' if m.verdict else 'no'} (“{m.node.text}”)"
+            return f"{pt_fmt}: {'sim' if m.verdict else 'não'} (“{m.node.text}”)"
+
+        return Decision(
+            None,
+            [self._step(a), self._step(b)],
+            "The formats disagree, so there is no single answer; give the format. "
+            + "; ".join(part(m, "en") for m in (a, b)),
+            "Os formatos divergem, então não há uma resposta única; informe o formato. "
+            + "; ".join(part(m, "pt") for m in (a, b)),
+            0.5,
+            [a.node.id, b.node.id, a.source, b.source],
+            "formats-disagree",
+        )
