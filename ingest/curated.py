@@ -47,6 +47,8 @@ NEGATES = {
     "monster-effects",
 }
 EFFECT_TYPES = {"ignition", "trigger", "quick", "continuous", "flip"}
+# Traits a rule singles out (Edison rule 8: "cards that modify ATK/DEF"), as the class concept.
+TRAITS: dict[str, str] = {"modifies-atk-def": "atk-def-modifier"}
 SUMMON_KINDS = {"inherent", "non-inherent"}
 
 # What a curated `negates` value means as a capability concept.
@@ -145,6 +147,7 @@ def load_cards(path: Path) -> Curated:
             raise IngestError(str(path), f"monster {slug!r} lacks 'monster_types'", line)
         negates = _check(path, line, item, "negates", NEGATES)
         effects = _check(path, line, item, "effect_types", EFFECT_TYPES)
+        traits = _check(path, line, item, "traits", set(TRAITS))
         summon = _check(path, line, item, "special_summon", SUMMON_KINDS)
         aliases = [str(a) for a in item.get("aliases") or []]
         pt = item.get("pt")
@@ -161,6 +164,8 @@ def load_cards(path: Path) -> Curated:
                 props[key] = item[key]
         if negates:
             props["negates"] = negates
+        if traits:
+            props["traits"] = traits
         if effects:
             props["effect_types"] = effects
         if summon:
@@ -168,6 +173,17 @@ def load_cards(path: Path) -> Curated:
         nodes.append(Node(id=cid, type="Card", label_pt=pt, label_en=en, props=props))
         entries.append(Entry(cid, "Card", en, tuple(s for s in (en, pt, *aliases) if s)))
         facts.extend(_card_facts(cid, kind, prop, mtypes, negates, effects, summon, line))
+        facts.extend(
+            Fact(
+                cid,
+                "instance_of",
+                concept_id(TRAITS[t]),
+                None,
+                "curated",
+                {"file": "cards.yaml", "line": line},
+            )
+            for t in traits
+        )
     return Curated(tuple(nodes), tuple(facts), tuple(entries))
 
 

@@ -77,7 +77,7 @@ NEGATES = {
 
 REQUIRED_KEYS = {"id", "en", "pt", "aliases", "card_type"}
 MONSTER_KEYS = {"monster_types", "attribute", "race", "level", "special_summon", "effect_types"}
-ALLOWED_KEYS = REQUIRED_KEYS | MONSTER_KEYS | {"property", "negates"}
+ALLOWED_KEYS = REQUIRED_KEYS | MONSTER_KEYS | {"property", "negates", "traits"}
 
 # Entries whose English name is (knowingly) not in the card database, with the reason.
 NOT_IN_CARD_DB = {
@@ -412,3 +412,21 @@ def test_card_agrees_with_card_db(carddb, c):
             assert c["level"] == level
     else:
         assert c["property"] == DB_PROPERTY[one_value(rows, "property")]
+
+
+# A card that "modifies ATK/DEF" (Edison rule 8) says so in its text.
+_CHANGES_STATS = re.compile(
+    r"(gains?|loses?|increase|decrease|halve|double|becomes?)[^.]{0,60}\b(ATK|DEF)\b"
+    r"|\b(ATK|DEF)\b[^.]{0,40}(becomes|is halved|is doubled|gains|loses)",
+    re.IGNORECASE,
+)
+
+
+@pytest.mark.parametrize(
+    "c", [c for c in CARDS if "modifies-atk-def" in (c.get("traits") or [])], ids=lambda c: c["id"]
+)
+def test_atk_def_modifiers_change_stats_in_their_text(carddb, c):
+    (text,) = {
+        r[0] for r in carddb.execute("SELECT text_en FROM cards WHERE name_en = ?", (c["en"],))
+    }
+    assert _CHANGES_STATS.search(text or ""), text

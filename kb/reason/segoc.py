@@ -1,0 +1,95 @@
+"""SEGOC ordering (Edison rule 7): does effect A go on the chain before effect B?
+
+Each side of the question is read as (whose effect, mandatory or optional); the SEGOC steps of the
+graph are read the same way from their text, and the steps' order decides. Within one step the
+rule puts earlier triggers first, which the question's two descriptions alone cannot decide.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kb.graph import KnowledgeGraph
+from kb.ids import fold
+from kb.model import Node
+from kb.reason import Decision, Step
+from kb.reason.statement import question_negated
+
+RULE = "edison/rule-07"
+_SIMULTANEOUS = re.compile(
+    r"\b(segoc|simultane\w*|ao mesmo tempo|at the same time|mesmo tempo|together|juntos?|"
+    r"corrente|chain|cadeia)\b"
+)
+_ORDER = re.compile(
+    r"\b(before|antes d[oae]s?|antes|after|depois d[oae]s?|depois|apos|primeiro que|first)\b"
+)
+_OPPONENT = re.compile(
+    r"\b(oponente|adversario|opponent|non-turn player|jogador que nao e o do turno)\w*"
+)
+_TURN = re.compile(r"\b(jogador do turno|turn player|dono do turno)\b")
+_MANDATORY = re.compile(r"\b(obrigatori\w*|mandatory|compulsory)\b")
+_OPTIONAL = re.compile(r"\b(opciona\w*|optional)\b")
+
+
+def describe(text: str) -> tuple[str, str] | None:
+    """(owner, kind) of an effect description: ("turn"|"opponent", "mandatory"|"optional")."""
+    t = fold(text)
+    owner = "opponent" if _OPPONENT.search(t) else "turn" if _TURN.search(t) else None
+    kind = (
+        "mandatory"
+        if _MANDATORY.search(t) and not _OPTIONAL.search(t)
+        else "optional"
+        if _OPTIONAL.search(t) and not _MANDATORY.search(t)
+        else None
+    )
+    return (owner, kind) if owner and kind else None
+
+
+def _steps(kg: KnowledgeGraph) -> dict[tuple[str, str], Node]:
+    out: dict[tuple[str, str], Node] = {}
+    for child in kg.children(RULE):
+        n = kg.node(child)
+        if n.type == "Step" and n.text:
+            d = describe(n.text)
+            if d is not None and d not in out:
+                out[d] = n
+    return out
+
+
+def decide_segoc(kg: KnowledgeGraph, question: str, fmt: str | None, lang: str) -> Decision | None:
+    if fmt not in (None, "edison") or RULE not in kg:
+        return None
+    q = fold(question)
+    order = _ORDER.search(q)
+    if order is None or not _SIMULTANEOUS.search(q):
+        return None
+    first, second = describe(q[: order.start()]), describe(q[order.end() :])
+    if first is None or second is None:
+        return None
+    steps = _steps(kg)
+    a, b = steps.get(first), steps.get(second)
+    if a is None or b is None or a.order is None or b.order is None or a.id == b.id:
+        return None
+    after = order.group(1).startswith(("after", "depois", "apos"))
+    yes = (a.order > b.order) if after else (a.order < b.order)
+    if question_negated(question):
+        yes = not yes
+    del lang
+    reasoning = [
+        Step(f"Step {a.order}: {a.text}", f"Passo {a.order}: {a.text}", a.id),
+        Step(f"Step {b.order}: {b.text}", f"Passo {b.order}: {b.text}", b.id),
+        Step(
+            f"Step {a.order} goes on the chain {'before' if a.order < b.order else 'after'} step {b.order}.",
+            f"O passo {a.order} entra na corrente {'antes' if a.order < b.order else 'depois'} do passo {b.order}.",
+            None,
+        ),
+    ]
+    en = (
+        f"{'Yes' if yes else 'No'} (Edison Format, SEGOC). Step {a.order} ({a.text}) goes on the "
+        f"chain {'before' if a.order < b.order else 'after'} step {b.order} ({b.text})."
+    )
+    pt = (
+        f"{'Sim' if yes else 'Não'} (Formato Edison, SEGOC). O passo {a.order} ({a.text}) entra na "
+        f"corrente {'antes' if a.order < b.order else 'depois'} do passo {b.order} ({b.text})."
+    )
+    return Decision("yes" if yes else "no", reasoning, en, pt, 0.85, [a.id, b.id], "segoc")
