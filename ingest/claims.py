@@ -101,6 +101,7 @@ def _load_file(
         props: dict[str, Any] = {
             "holds": holds,
             "format": fmt,
+            "contrast": fmt != doc.format,  # the document's word on another format
             "quote": [start, end],
             "line": line,
         }

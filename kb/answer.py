@@ -17,6 +17,7 @@ from kb.reason.damage import decide_damage_step
 from kb.reason.segoc import decide_segoc
 from kb.reason.statement import best_clause, contradicts, question_negated
 from kb.reason.summon import decide_summon, decide_summon_kind
+from kb.scope import uncovered_topic
 from kb.search import Hit, SearchIndex, SearchOptions
 
 # Open (non yes/no) questions: a question word at the start (after an optional "No Edison," /
@@ -33,7 +34,9 @@ _OPEN_NEAR = re.compile(
     r"what|when (?:did|was|were|is|does)|quando (?:foi|e|é|mudou))\b"
 )
 _OPEN_VALUE = re.compile(
-    r"\b(is|are|was|e|é|sao|são|fica|ficam) (which|what|qual|quais|quantos|quantas)\b"
+    r"\b(is|are|was|e|é|sao|são|fica|ficam|com|with|tem|has|have) "
+    r"(which|what|qual|quais|quantos|quantas|how many)\b"
+    r"|\b(quem|who) (e|é|sera|será|foi|is|was|will be)\b"
 )
 # A request, not a question: "Give me …", "Liste …" without a question mark.
 _REQUEST = re.compile(
@@ -50,6 +53,10 @@ _TAG_WORDS = re.compile(
     r"\b(tag|duelista [12][ab]|[12][ab]|companheiro de equipe|teammate|team|equipe|dupla|2v2|2 vs 2|parceiro|partner)\b"
 )
 _EDISON_WORDS = re.compile(r"\bedison\b")
+_CURRENT_WORDS = re.compile(
+    r"\b(current|currently|atual|atuais|atualmente|modern|moderno|moderna|nowadays|"
+    r"hoje em dia|today|latest|mais recente)\b"
+)
 # A run of capitalised words (a card name) that links to nothing: the KB does not know that card.
 _NAME_RUN = re.compile(
     r"(?<![\w])[A-Z][\w'\-\"]*(?:(?:\s+|,\s+)(?:(?:of|the|by|de|do|da|dos|das|o|a)\s+)*[A-Z\"][\w'\-\"]*)+"
@@ -77,6 +84,148 @@ _STARTERS = frozenset(
         "na",
     ]
 )
+# A capitalised word (a name) and a "<name> format" / "formato <name>" phrase.
+_CAPITALISED = re.compile(r"(?<![\w'-])[A-ZÀ-Ý][\w'-]{3,}")
+_FORMAT_NAME = re.compile(r"\b([a-z0-9]+)[ -]format\b|\bformato (?:de |do )?([a-z0-9]+)\b")
+_KNOWN_FORMAT_WORDS = frozenset(
+    [
+        "edison",
+        "tag",
+        "atual",
+        "current",
+        "tcg",
+        "ocg",
+        "avancado",
+        "advanced",
+        "this",
+        "that",
+        "the",
+        "esse",
+        "este",
+        "nesse",
+        "neste",
+        "duelo",
+        "duel",
+        "match",
+        "partida",
+        "oficial",
+        "official",
+        "tradicional",
+        "traditional",
+        "same",
+        "mesmo",
+        "o",
+        "a",
+        "um",
+        "an",
+        "2010",
+        "whole",
+        "which",
+        "what",
+        "qual",
+        "que",
+    ]
+)
+_QUESTION_WORDS = frozenset(
+    [
+        "posso",
+        "pode",
+        "podem",
+        "podemos",
+        "consigo",
+        "consegue",
+        "da",
+        "dá",
+        "tem",
+        "temos",
+        "quem",
+        "qual",
+        "quais",
+        "quando",
+        "como",
+        "onde",
+        "quanto",
+        "quantos",
+        "quantas",
+        "porque",
+        "existe",
+        "existem",
+        "voce",
+        "você",
+        "vocês",
+        "eu",
+        "meu",
+        "minha",
+        "nos",
+        "nós",
+        "does",
+        "do",
+        "did",
+        "can",
+        "could",
+        "is",
+        "are",
+        "was",
+        "were",
+        "will",
+        "would",
+        "should",
+        "may",
+        "must",
+        "has",
+        "have",
+        "what",
+        "which",
+        "who",
+        "whose",
+        "when",
+        "where",
+        "why",
+        "how",
+        "yes",
+        "sim",
+        "isso",
+        "esse",
+        "essa",
+        "este",
+        "esta",
+        "then",
+        "also",
+        "and",
+        "but",
+        "mas",
+        "se",
+        "if",
+        "okay",
+        "ok",
+        "hey",
+        "alguem",
+        "someone",
+        "anyone",
+        "galera",
+        "pessoal",
+        "help",
+        "ajuda",
+        "duvida",
+        "dúvida",
+        "question",
+        "pergunta",
+    ]
+)
+
+
+def vocabulary(kg: KnowledgeGraph) -> frozenset[str]:
+    """Every word the KB uses: document text, claims, card and concept names and definitions."""
+    words: set[str] = set()
+    for n in kg.nodes:
+        parts = [n.text, n.label_en, n.label_pt, *n.props.get("aliases", [])]
+        parts += [n.props.get("definition_en"), n.props.get("definition_pt")]
+        for part in parts:
+            if part:
+                words.update(re.findall(r"[\w'-]+", fold(part)))
+    return frozenset(words)
+
+
 MIN_SUPPORT = 0.80  # below this alignment score nothing in the KB decides the question
 MIN_DENSE = 0.82  # cosine of the best hit under which the question is out of scope
 
@@ -105,6 +254,8 @@ def detect_format(text: str, mentions: list[Mention], given: str | None) -> str 
         m.entity in ("format/tag", "concept/tag-duel") for m in mentions
     ):
         return "tag"
+    if _CURRENT_WORDS.search(q):
+        return "general"  # today's game: the modern rules, not a 2010 or Tag ruling
     return None
 
 
@@ -130,6 +281,19 @@ def is_yes_no(text: str) -> bool:
     return not (_OPEN.search(head) or _OPEN_NEAR.search(head) or _OPEN_VALUE.search(q))
 
 
+def _not_covered(topic_en: str, topic_pt: str) -> Decision:
+    return Decision(
+        None,
+        [],
+        f"No ruling found in the knowledge base: its rule documents do not cover {topic_en}.",
+        f"Nenhuma regra encontrada na base de conhecimento: seus documentos de regras não "
+        f"tratam de {topic_pt}.",
+        0.05,
+        [],
+        "none",
+    )
+
+
 class Answerer:
     """Composes reasoners and retrieval into the /ask contract."""
 
@@ -138,6 +302,7 @@ class Answerer:
         self.index = index
         self.documents = documents
         self.claims = ClaimReader(kg, index)
+        self.vocabulary = vocabulary(kg)
 
     def parse(self, text: str, fmt: str | None) -> Question:
         mentions = self.index.linker.link(text, fuzzy=True)
@@ -149,6 +314,9 @@ class Answerer:
         q = self.parse(text, fmt)
         entities = [m.entity for m in q.mentions if not m.entity.startswith("format/")]
         hits = self.index.search(text, SearchOptions(k=max(k, 8), format=q.format), q.mentions)
+        topic = uncovered_topic(text)
+        if topic is not None:
+            return self._compose(q, _not_covered(*topic), hits, k)
         decision = self._reason(q, entities) if q.yes_no else None
         if decision is None and not self._unknown(q):
             decision = self.claims.decide(q.text, q.mentions, q.format, q.yes_no)
@@ -188,10 +356,26 @@ class Answerer:
                 out.append(" ".join(words))
         return out
 
+    def _unknown_words(self, q: Question) -> list[str]:
+        """Capitalised words no document, claim, card or concept of the KB uses ("Nibiru"), and
+        formats it does not know ("goat format", "formato Rush")."""
+        spans = [(m.start, m.end) for m in q.mentions]
+        out = []
+        for m in _CAPITALISED.finditer(q.text):
+            word = re.sub(r"['’]s$", "", fold(m.group(0)))
+            inside = any(a <= m.start() and m.end() <= b for a, b in spans)
+            if not inside and word not in self.vocabulary and word not in _QUESTION_WORDS:
+                out.append(m.group(0))
+        for m in _FORMAT_NAME.finditer(fold(q.text)):
+            name = m.group(1) or m.group(2)
+            if name not in _KNOWN_FORMAT_WORDS:
+                out.append(m.group(0))
+        return out
+
     def _unknown(self, q: Question) -> bool:
         """The question names something (a card, a game) the KB does not know: it cannot rule
         on it, even when the question also names cards it knows."""
-        return bool(self._unknown_names(q))
+        return bool(self._unknown_names(q) or self._unknown_words(q))
 
     def _from_statements(self, q: Question, entities: list[str], hits: list[Hit]) -> Decision:
         scoped = [h for h in hits if q.format is None or h.format in (q.format, "general")]

@@ -31,7 +31,8 @@ def decide_chain(
     kg: KnowledgeGraph, question: str, mentions: list[Mention], lang: str
 ) -> Decision | None:
     """Decide 'can B be chained to A' for two entities with known spell speeds."""
-    if not _CHAIN.search(fold(question)):
+    # A chain the question only mentions in passing "(sem chain)" is not what it asks about.
+    if not _CHAIN.search(re.sub(r"\([^)]*\)", " ", fold(question))):
         return None
     typed = [
         m

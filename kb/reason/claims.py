@@ -9,6 +9,7 @@ another format with the opposite verdict means the formats disagree: no verdict,
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -25,12 +26,14 @@ from kb.reason.statement import (
     last_sentence,
     opposed,
     question_negated,
+    reversed_order,
     stated_negative,
 )
 from kb.search import SearchIndex
 
 CLAIM_MIN = 0.86  # alignment under which no claim decides the question
-FORMAT_MARGIN = 0.03  # a claim of another format this close to the best one competes with it
+SAME_TOPIC = 0.93  # two claims of different formats disagree only if they say alike things
+FORMAT_MARGIN = 0.08  # a claim of another format this close to the best one competes with it
 GENERAL_PENALTY = 0.02  # a general claim yields to one of the format asked about
 FALSE_PENALTY = 0.0  # a refuted belief yields to a stated rule that aligns as well
 FORMAT_NAMES = {
@@ -38,6 +41,24 @@ FORMAT_NAMES = {
     "tag": ("Tag Duel", "Tag Duel"),
     "general": ("general rules", "regras gerais"),
 }
+
+
+# Card classes a question can single out; a claim decides only if it (or its passage) names it.
+_CLASS = re.compile(
+    r"^concept/(fusion|gemini|link|pendulum|ritual|spirit|synchro|toon|tuner|union|xyz)-"
+    r"(monster|summon)$"
+)
+
+
+@dataclass(frozen=True)
+class ClaimInfo:
+    """What matching needs of a claim: its entities, those of its passage too, the passage
+    stating it, and the stems of its (en, pt) statements."""
+
+    entities: frozenset[str]
+    covered: frozenset[str]
+    source: str
+    stems: tuple[frozenset[str], frozenset[str]]
 
 
 @dataclass(frozen=True)
@@ -61,14 +82,14 @@ class ClaimReader:
         self.index = index
 
     @cached_property
-    def _meta(self) -> list[tuple[frozenset[str], str, list[set[str]]]]:
-        """Per claim: its entities, the passage stating it, and the stems of (en, pt)."""
+    def _meta(self) -> list[ClaimInfo]:
         out = []
         for n in self.index.claims:
-            ents = frozenset(f.object for f in self.kg.out(n.id, "concerns"))
             source = next((f.object for f in self.kg.out(n.id, "stated_in")), n.id)
-            stems = [set(analyse(n.label_en or "")), set(analyse(n.label_pt or ""))]
-            out.append((ents, source, stems))
+            ents = frozenset(f.object for f in self.kg.out(n.id, "concerns"))
+            covered = ents | {f.object for f in self.kg.out(source, "mentions")}
+            stems = (frozenset(analyse(n.label_en or "")), frozenset(analyse(n.label_pt or "")))
+            out.append(ClaimInfo(ents, covered, source, stems))
         return out
 
     def rank(
@@ -80,18 +101,19 @@ class ClaimReader:
         q_terms = set(analyse(question))
         q_ents = {m.entity for m in mentions if not m.entity.startswith("format/")}
         q_neg = question_negated(question)
+        classes = {e for e in q_ents if _CLASS.match(e)}
         scored: list[tuple[float, int, int]] = []
-        for i, (n, (ents, _src, stems)) in enumerate(
-            zip(self.index.claims, self._meta, strict=True)
-        ):
-            claim_fmt = n.props["format"]
-            if fmt is not None and claim_fmt not in (fmt, "general"):
+        for i, (n, info) in enumerate(zip(self.index.claims, self._meta, strict=True)):
+            claim_fmt, contrast = n.props["format"], bool(n.props.get("contrast"))
+            if fmt is not None and claim_fmt != fmt and (claim_fmt != "general" or contrast):
+                continue  # another format's claim (a contrast drawn by a format's own document)
+            if not classes <= info.covered:  # the claim is about other kinds of card
                 continue
             side = int(np.argmax(sims[i]))
             sim = float(sims[i, side])
-            shared = len(q_terms & stems[side]) / max(len(q_terms), 1)
-            overlap = len(q_ents & ents) / len(q_ents) if q_ents else 0.0
-            cards = {e for e in ents if e.startswith("card/")}
+            shared = len(q_terms & info.stems[side]) / max(len(q_terms), 1)
+            overlap = len(q_ents & info.entities) / len(q_ents) if q_ents else 0.0
+            cards = {e for e in info.entities if e.startswith("card/")}
             foreign = len(cards - q_ents) / len(cards) if cards else 0.0
             score = sim + 0.2 * overlap - 0.08 * foreign + 0.1 * shared
             if fmt is not None and claim_fmt == "general" and fmt != "general":
@@ -106,13 +128,17 @@ class ClaimReader:
             statement = (n.label_en if side == 0 else n.label_pt) or ""
             holds, negative = bool(n.props["holds"]), stated_negative(statement)
             truth = holds != negative  # whether the statement's positive proposition is so
-            if opposed(last_sentence(question), statement) or (
-                holds
-                and not negative
-                and (differs(question, statement) or condition_unmet(question, statement))
+            if (
+                opposed(last_sentence(question), statement)
+                or reversed_order(question, statement, self.index.linker)
+                or (
+                    holds
+                    and not negative
+                    and (differs(question, statement) or condition_unmet(question, statement))
+                )
             ):
                 truth = not truth
-            out.append(ClaimMatch(n, score, statement, truth != q_neg, self._meta[i][1]))
+            out.append(ClaimMatch(n, score, statement, truth != q_neg, self._meta[i].source))
         return out
 
     def decide(
@@ -132,12 +158,25 @@ class ClaimReader:
                     if m.score >= top.score - FORMAT_MARGIN
                     and m.format != top.format
                     and m.verdict != top.verdict
+                    and self.related(top, m) >= SAME_TOPIC
                 ),
                 None,
             )
             if rival is not None:
                 return self._disagree(top, rival)
         return self._verdict(top)
+
+    def related(self, a: ClaimMatch, b: ClaimMatch) -> float:
+        """How alike two claims' statements are (cosine, best of en/pt pairs; 1.0 without vectors)."""
+        vectors = self.index.claim_vectors
+        if vectors is None or self.index.embedder is None:
+            return 1.0
+        i, j = self._position[a.node.id], self._position[b.node.id]
+        return float((vectors[2 * i : 2 * i + 2] @ vectors[2 * j : 2 * j + 2].T).max())
+
+    @cached_property
+    def _position(self) -> dict[str, int]:
+        return {n.id: i for i, n in enumerate(self.index.claims)}
 
     def _step(self, m: ClaimMatch) -> Step:
         en_fmt, pt_fmt = FORMAT_NAMES[m.format]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from kb.analysis import analyse
 from kb.ids import fold
+from kb.link import Linker
 from kb.search import Hit, SearchIndex
 
 # Negation in the (Portuguese) documents. "No" is the preposition "no" (= in the) in Portuguese.
@@ -24,7 +25,9 @@ _OUTCOME = re.compile(
 )
 _QUESTION_NEG = re.compile(
     r"\b(nao|not|never|nunca|nada|nothing|cannot|can't|doesn't|don't|isn't|aren't|won't|"
-    r"nenhum|nenhuma|nem|ninguem|jamais|none|neither|nor|nobody|no one)\b"
+    r"nenhum|nenhuma|nem|ninguem|jamais|none|neither|nor|nobody|no one|"
+    # a verb that denies its object: "skips the draw" = "does not draw"
+    r"skips?|skipped|pula|pular|pulam|pulou)\b"
 )
 # Negation words that do not negate: "whether or not", "ou não", "a não ser", "regardless".
 _NOT_NEGATION_ANY = re.compile(
@@ -74,6 +77,17 @@ _NUMBER_WORDS = {
     "seven": 7,
     "oito": 8,
     "eight": 8,
+    # ordinals count too ("the third opponent turn"); "first"/"segundo" are too ambiguous
+    "second": 2,
+    "third": 3,
+    "terceiro": 3,
+    "terceira": 3,
+    "fourth": 4,
+    "quarto": 4,
+    "quarta": 4,
+    "fifth": 5,
+    "quinto": 5,
+    "quinta": 5,
 }
 _NUMBER = re.compile(r"\b(\d[\d.]*|" + "|".join(_NUMBER_WORDS) + r")\b")
 
@@ -144,7 +158,6 @@ _OPPOSITES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"\b(attack position|posicao de ataque)\b",
             r"\b(defen[sc]e position|posicao de defesa)\b",
         ),
-        (r"\b(before|antes)\b", r"\b(after|depois|apos)\b"),
         (r"\b(legal|legais|permitid[oa]s?|allowed|permitted)\b", r"\b(ilegal|ilegais|illegal)\b"),
     )
 )
@@ -164,6 +177,31 @@ def opposed(question: str, clause: str) -> bool:
         if (qa and not qb and cb and not ca) or (qb and not qa and ca and not cb):
             return True
     return False
+
+
+_ORDER_WORD = re.compile(r"\b(before|antes|after|depois|apos)\b")
+
+
+def _order_sides(text: str, linker: Linker) -> tuple[set[str], set[str]] | None:
+    """Cards named only before and only after "before"/"after" in a text, normalised so that the
+    first set happens first ("B after A" gives ({A}, {B}))."""
+    m = _ORDER_WORD.search(fold(text))
+    if m is None:
+        return None
+    cards = [x for x in linker.link(text) if x.entity.startswith("card/")]
+    left = {x.entity for x in cards if x.end <= m.start()}
+    right = {x.entity for x in cards if x.start >= m.end()}
+    left, right = left - right, right - left
+    return (right, left) if m.group(1) in ("after", "depois", "apos") else (left, right)
+
+
+def reversed_order(question: str, statement: str, linker: Linker) -> bool:
+    """The statement puts first a card the question asks to come second ("can I use A before
+    they use B?" against "B can be used before A")."""
+    q, s = _order_sides(question, linker), _order_sides(statement, linker)
+    if q is None or s is None:
+        return False
+    return bool(q[1] & s[0]) and not q[1] & s[1]
 
 
 def contradicts(question: str, clause: str) -> bool:
@@ -193,9 +231,15 @@ def differs(question: str, clause: str) -> bool:
     )
     qn, cn = _numbers(q) - {1}, _numbers(c) - {1} | ({1} if one else set())
     counted = _NUMBER.search(c) and re.search(
-        r"\b(melhor de|best of|copias|copies|pontos de vida|life points|lp|cards?)\b", q
+        r"\b(melhor de|best of|copias|copies|pontos de vida|life points|lp|cards?|turns?|turnos?|"
+        r"vezes|times|zonas?|zones?|monstros|monsters)\b",
+        q,
     )
-    return bool(counted and qn and cn and not qn & cn)
+    if counted and qn and cn and not qn & cn:
+        return True
+    # "only one of them" answers "can both …?" with no.
+    only_one = re.search(r"\b(only|apenas|so|somente)\s+(um|uma|one)\b", c)
+    return bool(only_one and re.search(r"\b(both|ambos|ambas|os dois|as duas)\b", q))
 
 
 # A condition inside a statement ("… perde se … não puder comprar"): its negation is the
