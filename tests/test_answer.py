@@ -67,6 +67,39 @@ CONTRACT = {
         ("Raigeki com Magic Jammer em resposta: o Raigeki resolve?", "no", "chain-resolution"),
         ("Posso ativar Julgamento Solene em resposta a Buraco Negro?", "yes", "chain-spell-speed"),
         ("Can I chain Dust Tornado to Solemn Judgment?", "no", "chain-spell-speed"),
+        # Damage Step (Edison rule 8): the card's class, then the sub-step.
+        ("Edison: posso ativar Cálice Proibido no começo da etapa de dano?", "yes", "damage-step"),
+        (
+            "Can I activate Rush Recklessly during damage calculation in Edison?",
+            "no",
+            "damage-step",
+        ),
+        # Shrink is named by no document: its curated ATK/DEF trait decides.
+        ("Edison: can I activate Shrink before damage calculation?", "yes", "damage-step"),
+        ("Edison: Honest pode ser ativado durante o cálculo de dano?", "yes", "damage-step"),
+        ("Edison: can I activate Solemn Judgment in the damage step?", "yes", "damage-step"),
+        ("No Edison, Opressão Real pode ser ativada na etapa de dano?", "no", "damage-step"),
+        (
+            "Edison: Herald of Orange Light pode ativar no fim da etapa de dano?",
+            "yes",
+            "damage-step",
+        ),
+        # SEGOC (Edison rule 7): whose effect, mandatory or optional.
+        (
+            "In Edison SEGOC, does the turn player's optional trigger go on the chain before the opponent's mandatory trigger?",
+            "no",
+            "segoc",
+        ),
+        (
+            "Edison: os efeitos obrigatórios do oponente entram na corrente antes dos opcionais do jogador do turno?",
+            "yes",
+            "segoc",
+        ),
+        (
+            "In SEGOC, does the opponent's optional effect go after the turn player's optional effect?",
+            "yes",
+            "segoc",
+        ),
     ],
 )
 def test_reasoners_decide_with_sourced_steps(
@@ -95,6 +128,15 @@ def test_answer_is_in_the_question_language(svc: RulingsService) -> None:
         "How much does a Blue-Eyes White Dragon cost on the secondary market?",
         "Qual o melhor deck de Master Duel hoje?",
         "zxqv blorp?",
+        # Topics the documents do not cover, whatever cards they name.
+        "Is Pot of Greed banned in the current TCG Forbidden list?",
+        "Quanto custa um Pot of Greed hoje em dia?",
+        "When is the next YCS in North America?",
+        "What's the best Edison deck for a beginner?",
+        # Cards and formats the KB does not know, even next to a card it knows.
+        "Can Ash Blossom & Joyous Spring negate Pot of Desires?",
+        "Nibiru pode ser ativada se o oponente invocar 5 monstros?",
+        "no goat format o jogador que começa compra carta no primeiro turno?",
     ],
 )
 def test_out_of_scope_gets_no_verdict(svc: RulingsService, question: str) -> None:
@@ -123,3 +165,26 @@ def test_bad_input(svc: RulingsService, kwargs: dict, field: str) -> None:
     with pytest.raises(InvalidQuery) as err:
         svc.ask(**kwargs)
     assert err.value.field == field
+
+
+def test_damage_step_cites_the_rule_and_the_sub_step(svc: RulingsService) -> None:
+    result = svc.ask("Can I activate Rush Recklessly during damage calculation in Edison?")
+    texts = [c["text"] for c in result["citations"][:2]]
+    assert any("Magias/Armadilhas que modificam ATK/DEF NÃO PODEM" in t for t in texts)
+    assert any("Cálice Proibido" in t for t in texts)  # the class rule, with its example
+    assert "1, 2, 3" in result["answer"]  # where it may be activated instead
+
+
+def test_damage_step_is_an_edison_rule(svc: RulingsService) -> None:
+    result = svc.ask("Can I activate Rush Recklessly during damage calculation?", format="tag")
+    assert result["reasoner"] != "damage-step"
+
+
+def test_edison_question_about_todays_list_is_in_scope(svc: RulingsService) -> None:
+    result = svc.ask("Does Edison format follow the current OCG Forbidden & Limited list?")
+    assert result["format"] == "edison"
+    assert "do not cover" not in result["answer"]
+
+
+def test_current_means_the_general_rules(svc: RulingsService) -> None:
+    assert svc.ask("In the current rules, does the first player draw?")["format"] == "general"

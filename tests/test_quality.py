@@ -47,10 +47,45 @@ def test_answer_floors(runtime: Runtime) -> None:
     result = evaluate_answers(runtime.service, read_jsonl(DATA / "qa.jsonl"))
     overall = result["overall"]
     assert overall["n"] >= 120
-    # Current measured values (see README); floors a little below them to allow small changes.
-    assert overall["verdict_accuracy"] >= 0.78
-    assert overall["cite_hit3"] >= 0.83
-    assert overall["oos_accuracy"] >= 0.8
+    # Measured: verdict 0.91, cite@3 0.96, out of scope 14/14 (see README); floors a little below.
+    assert overall["verdict_accuracy"] >= 0.89
+    assert overall["cite_hit3"] >= 0.94
+    assert overall["oos_accuracy"] == 1.0
+
+
+def test_held_out_answer_floors(runtime: Runtime) -> None:
+    """qa_holdout.jsonl was written from the documents alone, by someone who saw neither the
+    curated claims nor qa.jsonl: the check that the answers generalise."""
+    overall = evaluate_answers(runtime.service, read_jsonl(DATA / "qa_holdout.jsonl"))["overall"]
+    assert overall["n"] >= 100
+    # Measured: verdict 0.91, cite@3 0.94, out of scope 9/10.
+    assert overall["verdict_accuracy"] >= 0.89
+    assert overall["cite_hit3"] >= 0.92
+    assert overall["oos_accuracy"] >= 0.9
+
+
+@pytest.mark.parametrize(
+    ("question", "fmt", "verdict"),
+    [
+        ("Does the player who goes first draw a card on their first turn?", "edison", "yes"),
+        ("Does the player who goes first draw a card on their first turn?", "tag", "no"),
+        ("O jogador que começa compra carta no primeiro turno?", "edison", "yes"),
+        ("O jogador que começa compra carta no primeiro turno?", "tag", "no"),
+        ("Does the player who goes first draw a card on their first turn?", None, None),
+        ("O jogador que começa compra carta no primeiro turno?", None, None),
+    ],
+)
+def test_format_decides_and_disagreement_gives_no_verdict(
+    runtime: Runtime, question: str, fmt: str | None, verdict: str | None
+) -> None:
+    result = runtime.service.ask(question, format=fmt)
+    assert result["verdict"] == verdict, result["answer"]
+    documents = {c["document"] for c in result["citations"][:2]}
+    if fmt is not None:
+        assert documents == {fmt}  # another format's passage never decides
+    else:
+        assert result["reasoner"] == "formats-disagree"
+        assert "edison" in documents and len(result["reasoning"]) >= 2  # both sides cited
 
 
 def test_citations_are_exact_slices(runtime: Runtime) -> None:

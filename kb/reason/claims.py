@@ -32,8 +32,8 @@ from kb.reason.statement import (
 from kb.search import SearchIndex
 
 CLAIM_MIN = 0.86  # alignment under which no claim decides the question
-SAME_TOPIC = 0.93  # two claims of different formats disagree only if they say alike things
-FORMAT_MARGIN = 0.08  # a claim of another format this close to the best one competes with it
+SAME_TOPIC = 0.94  # two claims of different formats disagree only if they say alike things
+FORMAT_MARGIN = 0.15  # a claim of another format this close to the best one competes with it
 GENERAL_PENALTY = 0.02  # a general claim yields to one of the format asked about
 FALSE_PENALTY = 0.0  # a refuted belief yields to a stated rule that aligns as well
 FORMAT_NAMES = {
@@ -151,32 +151,40 @@ class ClaimReader:
         if not yes_no:
             return self._open(top)
         if fmt is None:
-            rival = next(
-                (
-                    m
-                    for m in ranked[1:]
-                    if m.score >= top.score - FORMAT_MARGIN
+            rivals: dict[str, ClaimMatch] = {}  # the best disagreeing claim of each other format
+            for m in ranked[1:]:
+                if (
+                    m.score >= top.score - FORMAT_MARGIN
                     and m.format != top.format
+                    and m.format not in rivals
                     and m.verdict != top.verdict
                     and self.related(top, m) >= SAME_TOPIC
-                ),
-                None,
-            )
-            if rival is not None:
-                return self._disagree(top, rival)
+                ):
+                    rivals[m.format] = m
+            if rivals:
+                return self._disagree([top, *rivals.values()])
         return self._verdict(top)
 
     def related(self, a: ClaimMatch, b: ClaimMatch) -> float:
-        """How alike two claims' statements are (cosine, best of en/pt pairs; 1.0 without vectors)."""
+        """How alike b is to what a's passage claims (cosine, best over the claims stated in a's
+        passage and the en/pt pairs; 1.0 without vectors)."""
         vectors = self.index.claim_vectors
         if vectors is None or self.index.embedder is None:
             return 1.0
-        i, j = self._position[a.node.id], self._position[b.node.id]
-        return float((vectors[2 * i : 2 * i + 2] @ vectors[2 * j : 2 * j + 2].T).max())
+        j = self._position[b.node.id]
+        rows = [r for i in self._by_source[a.source] for r in (2 * i, 2 * i + 1)]
+        return float((vectors[rows] @ vectors[2 * j : 2 * j + 2].T).max())
 
     @cached_property
     def _position(self) -> dict[str, int]:
         return {n.id: i for i, n in enumerate(self.index.claims)}
+
+    @cached_property
+    def _by_source(self) -> dict[str, list[int]]:
+        out: dict[str, list[int]] = {}
+        for i, info in enumerate(self._meta):
+            out.setdefault(info.source, []).append(i)
+        return out
 
     def _step(self, m: ClaimMatch) -> Step:
         en_fmt, pt_fmt = FORMAT_NAMES[m.format]
@@ -213,7 +221,7 @@ class ClaimReader:
             "claim",
         )
 
-    def _disagree(self, a: ClaimMatch, b: ClaimMatch) -> Decision:
+    def _disagree(self, matches: list[ClaimMatch]) -> Decision:
         def part(m: ClaimMatch, lang: str) -> str:
             en_fmt, pt_fmt = FORMAT_NAMES[m.format]
             if lang == "en":
@@ -222,12 +230,12 @@ class ClaimReader:
 
         return Decision(
             None,
-            [self._step(a), self._step(b)],
+            [self._step(m) for m in matches],
             "The formats disagree, so there is no single answer; give the format. "
-            + "; ".join(part(m, "en") for m in (a, b)),
+            + "; ".join(part(m, "en") for m in matches),
             "Os formatos divergem, então não há uma resposta única; informe o formato. "
-            + "; ".join(part(m, "pt") for m in (a, b)),
+            + "; ".join(part(m, "pt") for m in matches),
             0.5,
-            [a.node.id, b.node.id, a.source, b.source],
+            [m.node.id for m in matches] + [m.source for m in matches],
             "formats-disagree",
         )
