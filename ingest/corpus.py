@@ -29,9 +29,24 @@ class SourceDocument:
     sha256: str
 
 
+# The code a build's content depends on: a change to a parser or the data model rebuilds the KB.
+_BUILD_CODE = (
+    *sorted((Path(__file__).resolve().parent).glob("*.py")),
+    *(
+        Path(__file__).resolve().parents[1] / "kb" / name
+        for name in ("model.py", "ids.py", "text.py", "link.py", "formats.py", "analysis.py")
+    ),
+)
+
+
 def corpus_hash(corpus_dir: Path) -> str:
-    """A hash over the manifest, every document and the curated tables (what a build depends on)."""
+    """A hash over the manifest, every document, the curated tables and claims, and the ingest
+    code (what a build depends on)."""
     h = hashlib.sha256()
+    for code in _BUILD_CODE:
+        if code.is_file():
+            h.update(code.name.encode())
+            h.update(hashlib.sha256(code.read_bytes()).digest())
     claims = corpus_dir / "claims"
     paths = [*corpus_dir.iterdir(), *(claims.iterdir() if claims.is_dir() else [])]
     for path in sorted(paths):
