@@ -59,7 +59,9 @@ class Linker:
                 if key and key not in self._by_surface:
                     self._by_surface[key] = entry.id
         keys = sorted(self._by_surface, key=lambda k: (-len(k), k))
-        body = "|".join(re.escape(k).replace(r"\ ", r"\s+") for k in keys)
+        # "Semi-Limitado" also matches "semi limitado" and "semilimitado".
+        self._joined = {_joined(k): e for k, e in reversed(list(self._by_surface.items()))}
+        body = "|".join(re.escape(k).replace(r"\ ", r"\s+").replace(r"\-", r"[\s-]?") for k in keys)
         self._pattern = re.compile(rf"(?<![a-z0-9])(?:{body})(?![a-z0-9])") if keys else None
         self._fuzzy_keys = [k for k in keys if len(k) >= min_fuzzy_len]
         self.min_fuzzy_len = min_fuzzy_len
@@ -76,7 +78,8 @@ class Linker:
         covered: list[tuple[int, int]] = []
         if self._pattern is not None:
             for m in self._pattern.finditer(folded):
-                entity = self._by_surface[" ".join(m.group(0).split())]
+                found = " ".join(m.group(0).split())
+                entity = self._by_surface.get(found) or self._joined[_joined(found)]
                 if types is not None and self.entries[entity].type not in types:
                     continue
                 start, end = offsets[m.start()], offsets[m.end() - 1] + 1
@@ -119,6 +122,11 @@ class Linker:
                 found.append(Mention(entity, start, end, text[start:end], round(best[1] / 100, 3)))
                 taken.append((first.start(), last.end()))
         return found
+
+
+def _joined(key: str) -> str:
+    """A surface key without its spaces and hyphens."""
+    return re.sub(r"[\s-]", "", key)
 
 
 def _cutoff(window: str) -> float:

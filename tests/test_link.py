@@ -126,6 +126,14 @@ def test_link_matches_whole_words_only(linker: Linker) -> None:
     assert [m.entity for m in linker.link("D.D. Survivor.")] == ["card/d-d-survivor"]
 
 
+def test_hyphens_match_spaces_or_nothing() -> None:
+    linker = Linker([Entry("concept/semi-limited", "Concept", "Semi-Limited", ("Semi-Limitado",))])
+    for text in ("um card Semi-Limitado", "um card semi limitado", "um card semilimitado"):
+        (m,) = linker.link(text)
+        assert m.entity == "concept/semi-limited" and text[m.start : m.end] == m.matched
+    assert linker.link("semi") == []
+
+
 def test_link_filters_by_type(linker: Linker) -> None:
     found = linker.link("Dark Armed Dragon em Corrente", types=frozenset({"Concept"}))
     assert [m.entity for m in found] == ["concept/chain"]
