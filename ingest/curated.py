@@ -148,6 +148,7 @@ def load_cards(path: Path) -> Curated:
         negates = _check(path, line, item, "negates", NEGATES)
         effects = _check(path, line, item, "effect_types", EFFECT_TYPES)
         traits = _check(path, line, item, "traits", set(TRAITS))
+        lp_cost = _lp_cost(path, line, item)
         summon = _check(path, line, item, "special_summon", SUMMON_KINDS)
         aliases = [str(a) for a in item.get("aliases") or []]
         pt = item.get("pt")
@@ -166,6 +167,8 @@ def load_cards(path: Path) -> Curated:
             props["negates"] = negates
         if traits:
             props["traits"] = traits
+        if lp_cost is not None:
+            props["lp_cost"] = lp_cost
         if effects:
             props["effect_types"] = effects
         if summon:
@@ -185,6 +188,26 @@ def load_cards(path: Path) -> Curated:
             for t in traits
         )
     return Curated(tuple(nodes), tuple(facts), tuple(entries))
+
+
+LP_COST_KINDS = {"maintenance", "activation", "effect"}
+
+
+def _lp_cost(path: Path, line: int, item: dict[str, Any]) -> dict[str, Any] | None:
+    """A card's Life Point cost: {amount: positive int, kind: maintenance|activation|effect}."""
+    raw = item.get("lp_cost")
+    if raw is None:
+        return None
+    amount = raw.get("amount") if isinstance(raw, dict) else None
+    kind = raw.get("kind") if isinstance(raw, dict) else None
+    if not isinstance(amount, int) or amount <= 0 or kind not in LP_COST_KINDS:
+        raise IngestError(
+            str(path),
+            f"entry {item.get('id')!r}: lp_cost must be {{amount: positive integer, kind: "
+            f"{'|'.join(sorted(LP_COST_KINDS))}}}",
+            line,
+        )
+    return {"amount": amount, "kind": kind}
 
 
 def _card_facts(

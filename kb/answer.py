@@ -14,6 +14,7 @@ from kb.reason import Decision, Step
 from kb.reason.chain import decide_chain, decide_resolution
 from kb.reason.claims import ClaimReader
 from kb.reason.damage import decide_damage_step
+from kb.reason.lp_cost import decide_lp_cost
 from kb.reason.segoc import decide_segoc
 from kb.reason.statement import best_clause, contradicts, question_negated
 from kb.reason.summon import decide_summon, decide_summon_kind
@@ -330,6 +331,7 @@ class Answerer:
             lambda: decide_summon_kind(self.kg, entities, q.lang),
             lambda: decide_damage_step(self.kg, q.text, q.mentions, q.format, q.lang),
             lambda: decide_segoc(self.kg, q.text, q.format, q.lang),
+            lambda: decide_lp_cost(self.kg, q.text, q.mentions, q.format, q.lang),
             lambda: decide_resolution(self.kg, q.text, q.mentions, q.lang),
             lambda: decide_chain(self.kg, q.text, q.mentions, q.lang),
         ):

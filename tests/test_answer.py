@@ -84,6 +84,16 @@ CONTRACT = {
             "yes",
             "damage-step",
         ),
+        # Life Point costs (Edison rule 10): more LP than the cost, or no payment.
+        ("Edison: I'm at 2500 LP. Can I pay Mirror Wall's maintenance cost?", "yes", "lp-cost"),
+        ("Edison: I'm at 2000 LP. Can I pay Mirror Wall's maintenance cost?", "no", "lp-cost"),
+        (
+            "edison: to com 500 de LP e tenho Circuito Degenerativo, ele se destroi sozinho?",
+            "yes",
+            "lp-cost",
+        ),
+        ("Edison: tenho 1.500 PV, posso pagar um custo de 1000 PV?", "yes", "lp-cost"),
+        ("Edison: with 800 LP can I activate Premature Burial?", "no", "lp-cost"),
         # SEGOC (Edison rule 7): whose effect, mandatory or optional.
         (
             "In Edison SEGOC, does the turn player's optional trigger go on the chain before the opponent's mandatory trigger?",

@@ -77,7 +77,7 @@ NEGATES = {
 
 REQUIRED_KEYS = {"id", "en", "pt", "aliases", "card_type"}
 MONSTER_KEYS = {"monster_types", "attribute", "race", "level", "special_summon", "effect_types"}
-ALLOWED_KEYS = REQUIRED_KEYS | MONSTER_KEYS | {"property", "negates", "traits"}
+ALLOWED_KEYS = REQUIRED_KEYS | MONSTER_KEYS | {"property", "negates", "traits", "lp_cost"}
 
 # Entries whose English name is (knowingly) not in the card database, with the reason.
 NOT_IN_CARD_DB = {
@@ -430,3 +430,12 @@ def test_atk_def_modifiers_change_stats_in_their_text(carddb, c):
         r[0] for r in carddb.execute("SELECT text_en FROM cards WHERE name_en = ?", (c["en"],))
     }
     assert _CHANGES_STATS.search(text or ""), text
+
+
+@pytest.mark.parametrize("c", [c for c in CARDS if c.get("lp_cost")], ids=lambda c: c["id"])
+def test_lp_costs_are_in_the_card_text(carddb, c):
+    (text,) = {
+        r[0] for r in carddb.execute("SELECT text_en FROM cards WHERE name_en = ?", (c["en"],))
+    }
+    amount = c["lp_cost"]["amount"]
+    assert re.search(rf"\bpay(s|ing)? {amount} (LP|Life Points)\b", text or "", re.IGNORECASE), text
