@@ -318,6 +318,9 @@ class Answerer:
         topic = uncovered_topic(text)
         if topic is not None:
             return self._compose(q, _not_covered(*topic), hits, k)
+        unclear = self._not_understood(q)
+        if unclear is not None:
+            return self._compose(q, unclear, hits, k)
         decision = self._reason(q, entities) if q.yes_no else None
         if decision is None and not self._unknown(q):
             decision = self.claims.decide(q.text, q.mentions, q.format, q.yes_no)
@@ -373,6 +376,32 @@ class Answerer:
             if name not in _KNOWN_FORMAT_WORDS:
                 out.append(m.group(0))
         return out
+
+    def _not_understood(self, q: Question) -> Decision | None:
+        """A question naming no card, concept or format and using no content word the KB knows:
+        say what was not understood instead of searching for it."""
+        if q.mentions:
+            return None
+        words = re.findall(r"[^\W\d_]{2,}", fold(q.text))
+        content = [w for w in words if w not in STOP_WORDS and w not in _QUESTION_WORDS]
+        if any(w in self.vocabulary for w in content):
+            return None
+        if content:
+            quoted = ", ".join(f"“{w}”" for w in dict.fromkeys(content[:5]))
+            en = f"Not understood: {quoted} — no card, rule term or word of the rule documents."
+            pt = f"Não entendi: {quoted} — não é card, termo de regra nem palavra dos documentos."
+        else:
+            en = "Not understood: the question names no card, rule or game action to look up."
+            pt = "Não entendi: a pergunta não cita card, regra ou ação de jogo para procurar."
+        return Decision(
+            None,
+            [],
+            f"No ruling found in the knowledge base. {en}",
+            f"Nenhuma regra encontrada na base de conhecimento. {pt}",
+            0.0,
+            [],
+            "none",
+        )
 
     def _unknown(self, q: Question) -> bool:
         """The question names something (a card, a game) the KB does not know: it cannot rule

@@ -198,3 +198,19 @@ def test_edison_question_about_todays_list_is_in_scope(svc: RulingsService) -> N
 
 def test_current_means_the_general_rules(svc: RulingsService) -> None:
     assert svc.ask("In the current rules, does the first player draw?")["format"] == "general"
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("zxqv blorp?", "“zxqv”, “blorp”"),
+        ("Can I?", "names no card, rule or game action"),
+        ("???", "não cita card, regra ou ação de jogo"),
+    ],
+)
+def test_no_recognisable_content_says_what_was_not_understood(
+    svc: RulingsService, question: str, said: str
+) -> None:
+    result = svc.ask(question)
+    assert result["verdict"] is None and result["confidence"] == 0.0
+    assert said in result["answer"]
