@@ -35,7 +35,6 @@ CLAIM_MIN = 0.86  # alignment under which no claim decides the question
 SAME_TOPIC = 0.94  # two claims of different formats disagree only if they say alike things
 FORMAT_MARGIN = 0.15  # a claim of another format this close to the best one competes with it
 GENERAL_PENALTY = 0.02  # a general claim yields to one of the format asked about
-FALSE_PENALTY = 0.0  # a refuted belief yields to a stated rule that aligns as well
 FORMAT_NAMES = {
     "edison": ("Edison Format", "Formato Edison"),
     "tag": ("Tag Duel", "Tag Duel"),
@@ -118,8 +117,6 @@ class ClaimReader:
             score = sim + 0.2 * overlap - 0.08 * foreign + 0.1 * shared
             if fmt is not None and claim_fmt == "general" and fmt != "general":
                 score -= GENERAL_PENALTY
-            if not n.props["holds"]:
-                score -= FALSE_PENALTY
             scored.append((score, i, side))
         scored.sort(key=lambda t: -t[0])
         out = []
