@@ -18,7 +18,13 @@ from kb.graph import KnowledgeGraph
 from kb.ids import fold
 from kb.quiz_facts import capability_questions, fact_questions, speed_questions, summon_questions
 from kb.quiz_model import Question, question_json
-from kb.quiz_sources import Sources, damage_step_questions, order_questions, statement_questions
+from kb.quiz_sources import (
+    Sources,
+    claim_questions,
+    damage_step_questions,
+    order_questions,
+    statement_questions,
+)
 
 MAX_QUESTIONS = 50
 MAX_SEED = 2**32 - 1
@@ -35,6 +41,7 @@ def build_bank(
         src.declared_topics(),
         [
             *statement_questions(src),
+            *claim_questions(src),
             *order_questions(src),
             *damage_step_questions(src),
             *summon_questions(src),

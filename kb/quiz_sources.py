@@ -176,6 +176,48 @@ def statement_questions(src: Sources) -> Iterator[Question]:
                 )
 
 
+# --- true/false from the curated rule claims -------------------------------------------------
+def claim_questions(src: Sources) -> Iterator[Question]:
+    """Each rule claim as a true/false statement in Portuguese: its `holds` is the key, the
+    sentence stating it is the citation (a refuted belief is a ready-made 'false')."""
+    for claim in sorted(src.kg.of_type("Claim"), key=lambda n: n.id):
+        stated = src.kg.out(claim.id, "stated_in")
+        if not stated or claim.span is None or not claim.label_pt:
+            continue
+        passage = src.kg.node(stated[0].object)
+        holds = bool(claim.props["holds"])
+        fmt = str(claim.props["format"])
+        sentence = clean(claim.text or "")
+        section = src.kg.section_of(passage.id)
+        doc, start, end = claim.span.document, claim.span.start, claim.span.end
+        citation = Citation(
+            claim.id,
+            doc,
+            section.id if section else None,
+            start,
+            end,
+            src.documents[doc][start:end],
+        )
+        yield Question(
+            id=f"claim:{claim.id}:{'true' if holds else 'false'}",
+            kind="true-false",
+            family="claim",
+            format=fmt,
+            topics=src.topics(passage),
+            prompt=f"Verdadeiro ou falso? ({_BADGE.get(fmt, '?')} · {src.where(passage)})",
+            context=None,
+            statement=claim.label_pt,
+            options=TRUE_FALSE,
+            answer="true" if holds else "false",
+            explanation=(
+                f"{'Verdadeiro' if holds else 'Falso'}: o documento diz «{sentence}»"
+                f" ({passage.id})."
+            ),
+            citation=citation,
+            group=f"claim:{claim.id}",
+        )
+
+
 # --- multiple choice from ordered steps ------------------------------------------------------
 def step_text(step: Node) -> str:
     """A step without its number or bullet (the number would give the answer away)."""

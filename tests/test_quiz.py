@@ -75,6 +75,7 @@ def test_bank_covers_every_family(bank: QuestionBank) -> None:
     families = {q.family for q in bank.questions}
     assert families == {
         "statement",
+        "claim",
         "order",
         "damage-step",
         "summon",
@@ -148,9 +149,9 @@ def test_fact_and_speed_keys(bank: QuestionBank) -> None:
 def test_readme_examples_are_real(service: RulingsService) -> None:
     quiz = service.quiz(topic="summon", n=1, seed=2)
     q = quiz["questions"][0]
-    assert q["id"] == "capability:concept/activation-negation:card/dark-bribe"
-    assert q["answer"] == "b" and quiz["available"] == 69
-    assert q["options"][1]["text"] == "Suborno Obscuro (Dark Bribe)"
+    assert q["id"] == "capability:concept/activation-negation:card/divine-wrath"
+    assert q["answer"] == "d" and quiz["available"] == 228
+    assert q["options"][3]["text"] == "Cólera Divina (Divine Wrath)"
     graded = service.quiz_check([{"id": "summon:card/cyber-dragon", "answer": "non-inherent"}])
     assert graded["results"][0]["expected"] == "inherent"
 
@@ -177,7 +178,9 @@ def test_quiz_filters(service: RulingsService) -> None:
     assert len(rule["questions"]) == rule["available"] >= 8
     summon = service.quiz(topic="summon", n=50, seed=1)
     assert {"summon", "fact"} <= {q["family"] for q in summon["questions"]}
-    assert service.quiz(topic="edison-rule-03", n=5, seed=1)["questions"] == []
+    # Rule 3 has no flippable sentence or ordered steps; its rule claims make its questions.
+    rule3 = service.quiz(topic="edison-rule-03", n=5, seed=1)["questions"]
+    assert rule3 and all(q["family"] == "claim" and "edison-rule-03" in q["topics"] for q in rule3)
     assert isinstance(service.quiz(n=1)["seed"], int)  # a random seed is reported
 
 
@@ -313,3 +316,15 @@ def test_question_records_are_frozen(bank: QuestionBank) -> None:
     q: Question = bank.questions[0]
     with pytest.raises(AttributeError):
         q.answer = "x"  # type: ignore[misc]
+
+
+def test_claims_are_true_false_questions_keyed_by_holds(
+    bank: QuestionBank, kg: KnowledgeGraph
+) -> None:
+    claims = [q for q in bank.questions if q.family == "claim"]
+    assert len(claims) == len(kg.of_type("Claim"))
+    for q in claims:
+        claim = kg.node(q.citation.id)
+        assert q.answer == ("true" if claim.props["holds"] else "false")
+        assert q.statement == claim.label_pt and q.citation.text == claim.text
+    assert {q.answer for q in claims} == {"true", "false"}
