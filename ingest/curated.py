@@ -5,6 +5,7 @@ Every malformed entry is an IngestError naming the file and the entry's line.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -119,6 +120,10 @@ def _check(path: Path, line: int, item: dict[str, Any], field: str, allowed: set
     return values
 
 
+# A leading article players drop: "The White Stone of Legend" is also "White Stone of Legend".
+_ARTICLE = re.compile(r"^(?:The|A|O|As|Os)\s+")
+
+
 def load_cards(path: Path) -> Curated:
     """Card nodes, their curated facts (classes, summon kind, capabilities) and linker entries."""
     text = _read(path)
@@ -174,7 +179,9 @@ def load_cards(path: Path) -> Curated:
         if summon:
             props["special_summon"] = summon[0]
         nodes.append(Node(id=cid, type="Card", label_pt=pt, label_en=en, props=props))
-        entries.append(Entry(cid, "Card", en, tuple(s for s in (en, pt, *aliases) if s)))
+        names = [s for s in (en, pt, *aliases) if s]
+        names += [bare for s in names if (bare := _ARTICLE.sub("", s)) != s and len(bare) >= 8]
+        entries.append(Entry(cid, "Card", en, tuple(dict.fromkeys(names))))
         facts.extend(_card_facts(cid, kind, prop, mtypes, negates, effects, summon, line))
         facts.extend(
             Fact(

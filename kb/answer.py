@@ -39,6 +39,11 @@ _OPEN_VALUE = re.compile(
     r"(which|what|qual|quais|quantos|quantas|how many)\b"
     r"|\b(quem|who) (e|é|sera|será|foi|is|was|will be)\b"
 )
+# A choice between alternatives after a colon/comma/dash: "Dark Simorgh: inherent or non-inherent?"
+_EITHER_OR = re.compile(
+    r"[:,\-–—]\s*(?:is it |e |é )?[\w\s-]{1,40}\b(or|ou)\b(?! not\b| nao\b)[\w\s-]{1,40}\?\s*$"
+    r"|\b([\w-]+) (?:or|ou) (?:non|nao|não)[ -]?\2\b"
+)
 # A request, not a question: "Give me …", "Liste …" without a question mark.
 _REQUEST = re.compile(
     r"^\W*(give|tell|show|list|explain|describe|recommend|suggest|write|help|"
@@ -274,6 +279,8 @@ def is_yes_no(text: str) -> bool:
         elif part:
             sentences.append(part)
     q = sentences[-1] if sentences else ""
+    if _EITHER_OR.search(q) and not re.search(r"\b(sim ou nao|yes or no)\b", q):
+        return False  # "… : inherent or non-inherent?" asks which, not whether
     if _AUX.search(q):
         return True
     if "?" not in text and _REQUEST.search(q):

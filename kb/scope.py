@@ -32,6 +32,14 @@ _TOPICS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         ),
     ),
     (
+        "tournament policy (sleeves, penalties, deck checks)",
+        "regras de torneio (sleeves, penalidades, deck check)",
+        re.compile(
+            r"\b(sleeves?|penalt\w*|penalidade\w*|game loss|deck check|"
+            r"dress code|judge call|chamar (o )?juiz|infraction|infracao)\b"
+        ),
+    ),
+    (
         "deck building advice",
         "dicas de montagem de deck",
         re.compile(

@@ -15,7 +15,12 @@ from kb.ids import concept_id, fold
 from kb.link import Mention
 from kb.reason import Decision, Step
 from kb.reason.facts import best, label, spell_speed
+from kb.reason.statement import last_sentence, main_clause
 
+_CHAIN_VERB = re.compile(
+    r"(?i)\b(chain|chaining|encadear|encadeio|ativar em corrente|respond with|responder com)\b"
+    r"(\s+(?:an?|the|uma?|o|a|my|meu|minha))?"
+)
 _CHAIN = re.compile(r"\b(chain\w*|corrente|encadea\w*|acorrent\w*|respond\w*|resposta|response)\b")
 # The entity right after one of these is the one being responded to.
 _TARGET_MARK = {
@@ -31,9 +36,13 @@ def decide_chain(
     kg: KnowledgeGraph, question: str, mentions: list[Mention], lang: str
 ) -> Decision | None:
     """Decide 'can B be chained to A' for two entities with known spell speeds."""
-    # A chain the question only mentions in passing "(sem chain)" is not what it asks about.
-    if not _CHAIN.search(re.sub(r"\([^)]*\)", " ", fold(question))):
+    # The asking clause must be about chaining: not an aside "(sem chain)", not a condition
+    # ("if nobody responds, …").
+    asked = fold(last_sentence(re.sub(r"\([^)]*\)", " ", question)))
+    if not _CHAIN.search(main_clause(asked)):
         return None
+    if _CONDITIONED.search(asked):
+        return None  # "… if it creates a loop?", "… before they respond?": more than spell speed
     typed = [
         m
         for m in mentions
@@ -43,11 +52,20 @@ def decide_chain(
     unique = [m for m in typed if not (m.entity in seen or seen.add(m.entity))]  # type: ignore[func-returns-value]
     if len(unique) < 2:
         return None
+    # "chain X (to …)": X responds; else the entity after "to / em resposta a" is responded to.
+    verbs = [v.end() for v in _CHAIN_VERB.finditer(question)]
+    responder_i = next(
+        (i for i, m in enumerate(unique) if any(0 <= m.start - v <= 12 for v in verbs)), None
+    )
     target_i = next(
         (
             i
             for i, m in enumerate(unique)
-            if _TARGET_MARK[lang].search(fold(question[: m.start]).rstrip(' "“'))
+            if i != responder_i
+            and (
+                responder_i is not None
+                or _TARGET_MARK[lang].search(fold(question[: m.start]).rstrip(' "“'))
+            )
         ),
         1,
     )
@@ -94,6 +112,8 @@ def decide_chain(
     )
 
 
+_CONDITIONED = re.compile(r"\b(se|if|unless|a menos|antes|before|depois|after|caso)\b")
+_SEQUENCE = re.compile(r"\b(then|depois|em seguida|after that|and then|e entao)\b")
 _RESOLVE = re.compile(
     r"\b(resolv\w*|resolution|resolu\w*|destr\w*|aplica\w*|applies|apply|still|ainda|"
     r"funciona\w*|works?|negad\w*|negated|happens|acontece)\b"
@@ -143,6 +163,8 @@ def decide_resolution(
             links.append(m.entity)
     if len(links) < 2 or not any(_negatable_kinds(kg, c) for c in links[1:]):
         return None
+    if len(links) == 2 and not (_CHAIN.search(q) or _SEQUENCE.search(q)):
+        return None  # two cards that merely meet (an attack, a flip) are no described chain
     tail = question[max(question.rfind(","), question.rfind(".", 0, len(question) - 1)) + 1 :]
     tail_start = len(question) - len(tail)
     asked = next(

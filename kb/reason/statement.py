@@ -49,7 +49,8 @@ class Clause:
 # A conditional or contrast clause of the question ("if my teammate doesn't …", "mas eu não"):
 # negation inside it does not negate the question itself.
 _SUBORDINATE = re.compile(
-    r"\b(se|if|quando|when|while|enquanto|but|mas|unless|que|that|which)\b[^,?]*"
+    r"\b(se|if|quando|when|while|enquanto|but|mas|unless|que|that|which|mesmo|even|embora|"
+    r"although|ainda que|though)\b[^,?]*"
 )
 _EXCLUSIVE = re.compile(r"\b(apenas|somente|so|only|exclusivamente|unicamente)\b")
 _PARTIES = {
@@ -100,11 +101,15 @@ def last_sentence(text: str) -> str:
     return parts[-1] if parts else ""
 
 
+def main_clause(text: str) -> str:
+    """The asking sentence of a question, folded, without its conditions and asides."""
+    return _SUBORDINATE.sub(" ", _NOT_NEGATION_ANY.sub(" ", fold(last_sentence(text))))
+
+
 def question_negated(question: str) -> bool:
     """Negation of the question's main clause (not of the set-up sentences before it, nor of an
     'if …' or 'but …' clause)."""
-    main = _SUBORDINATE.sub(" ", _NOT_NEGATION_ANY.sub(" ", fold(last_sentence(question))))
-    return bool(_QUESTION_NEG.search(main))
+    return bool(_QUESTION_NEG.search(main_clause(question)))
 
 
 # A condition of a statement (pt/en): its negation is the condition's, not the statement's.
@@ -130,6 +135,39 @@ def condition_unmet(question: str, statement: str) -> bool:
     q = _NOT_NEGATION_ANY.sub(" ", fold(last_sentence(question)))
     conditions = " ".join(m.group(0) for m in _SUBORDINATE.finditer(q))
     return bool(_QUESTION_NEG.search(conditions))
+
+
+# What a number counts, when a unit follows it ("3 turnos", "duas cópias", "best of 3").
+_UNITS = {
+    "copy": r"c[oó]pias?|copies|copy",
+    "turn": r"turnos?|turns?",
+    "lp": r"lp|pv|pontos de vida|life points?",
+    "card": r"cards?|cartas?",
+    "zone": r"zonas?|zones?",
+    "monster": r"monstros?|monsters?",
+}
+_COUNTED = re.compile(
+    rf"\b(?:melhor de|best of)\s+(?P<best>{_NUMBER.pattern[2:-2]})\b"
+    rf"|\b(?P<n>{_NUMBER.pattern[2:-2]})\s*(?:\(\d+\)\s*)?(?:\w+\s+)?"
+    rf"(?P<unit>{'|'.join(_UNITS.values())})\b"
+)
+
+
+def _counts(text: str) -> dict[str, set[int]]:
+    """unit → the numbers the text gives for it."""
+    out: dict[str, set[int]] = {}
+    for m in _COUNTED.finditer(text):
+        if m.group("best"):
+            out.setdefault("best", set()).update(_numbers(m.group("best")))
+            continue
+        exact = re.search(
+            r"\b(at most|only|exactly|apenas|so|somente|exatamente|maximo)\s*$", text[: m.start()]
+        )
+        if m.group("n") in ("um", "uma", "one") and "(" not in m.group(0) and not exact:
+            continue  # an article ("um card"), unless "uma (1) cópia", "at most one copy"
+        unit = next(u for u, pat in _UNITS.items() if re.fullmatch(pat, m.group("unit")))
+        out.setdefault(unit, set()).update(_numbers(m.group("n")))
+    return out
 
 
 def _numbers(text: str) -> set[int]:
@@ -225,17 +263,8 @@ def differs(question: str, clause: str) -> bool:
         for pattern in _PARTIES.values():
             if pattern.search(q) and not pattern.search(c):
                 return True
-    # "um"/"uma"/"one" are mostly articles: only digits count as the number one.
-    one = re.search(
-        r"\b1\b|\b(maximo|apenas|so|somente|exatamente|at most|only)\s+(um|uma|one)\b", c
-    )
-    qn, cn = _numbers(q) - {1}, _numbers(c) - {1} | ({1} if one else set())
-    counted = _NUMBER.search(c) and re.search(
-        r"\b(melhor de|best of|copias|copies|pontos de vida|life points|lp|cards?|turns?|turnos?|"
-        r"vezes|times|zonas?|zones?|monstros|monsters)\b",
-        q,
-    )
-    if counted and qn and cn and not qn & cn:
+    qc, cc = _counts(q), _counts(c)
+    if any(qc[u] and cc.get(u) and not qc[u] & cc[u] for u in qc):
         return True
     # "only one of them" answers "can both …?" with no.
     only_one = re.search(r"\b(only|apenas|so|somente)\s+(um|uma|one)\b", c)

@@ -12,6 +12,7 @@ from kb.graph import KnowledgeGraph
 from kb.ids import concept_id, fold
 from kb.reason import Decision, Step
 from kb.reason.facts import best, label
+from kb.reason.statement import main_clause
 
 INHERENT = concept_id("inherent-special-summon")
 NON_INHERENT = concept_id("non-inherent-special-summon")
@@ -37,7 +38,8 @@ def decide_summon(
         targets = [s for s in summoned if s not in negators[:1]] or summoned
         if targets:
             return _negation(kg, negators[0], targets[0], lang)
-    if _CHAIN.search(q) and _STARTS.search(q) and summoned and len(summoned) == 1:
+    asked = main_clause(question)  # "I summon X and no chain starts. Can I …?" asks something else
+    if _CHAIN.search(asked) and _STARTS.search(asked) and summoned and len(summoned) == 1:
         return _chain(kg, summoned[0], lang)
     return None
 
