@@ -156,6 +156,11 @@ def load_cards(path: Path) -> Curated:
         lp_cost = _lp_cost(path, line, item)
         summon = _check(path, line, item, "special_summon", SUMMON_KINDS)
         aliases = [str(a) for a in item.get("aliases") or []]
+        # Players drop a leading article: "The White Stone of Legend" → "White Stone of Legend".
+        for name in (en, item.get("pt")):
+            bare = _ARTICLE.sub("", str(name or ""))
+            if name and bare != name and len(bare) >= 8 and bare not in aliases:
+                aliases.append(bare)
         pt = item.get("pt")
         cid = card_id(slug)
         props: dict[str, Any] = {
@@ -179,9 +184,7 @@ def load_cards(path: Path) -> Curated:
         if summon:
             props["special_summon"] = summon[0]
         nodes.append(Node(id=cid, type="Card", label_pt=pt, label_en=en, props=props))
-        names = [s for s in (en, pt, *aliases) if s]
-        names += [bare for s in names if (bare := _ARTICLE.sub("", s)) != s and len(bare) >= 8]
-        entries.append(Entry(cid, "Card", en, tuple(dict.fromkeys(names))))
+        entries.append(Entry(cid, "Card", en, tuple(s for s in (en, pt, *aliases) if s)))
         facts.extend(_card_facts(cid, kind, prop, mtypes, negates, effects, summon, line))
         facts.extend(
             Fact(
@@ -269,6 +272,11 @@ def load_glossary(path: Path) -> Curated:
             raise IngestError(str(path), f"concept id {slug!r} is not a slug", line)
         cid = concept_id(slug)
         aliases = [str(a) for a in item.get("aliases") or []]
+        # Players drop a leading article: "The White Stone of Legend" → "White Stone of Legend".
+        for name in (en, item.get("pt")):
+            bare = _ARTICLE.sub("", str(name or ""))
+            if name and bare != name and len(bare) >= 8 and bare not in aliases:
+                aliases.append(bare)
         props: dict[str, Any] = {"aliases": aliases, "line": line}
         for key in ("definition_en", "definition_pt"):
             if item.get(key):

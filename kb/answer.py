@@ -85,9 +85,36 @@ _STARTERS = frozenset(
         "has",
         "have",
         "i",
+        "i'm",
         "in",
         "no",
         "na",
+        # sentence openers that are no part of a name
+        "since",
+        "because",
+        "after",
+        "before",
+        "when",
+        "while",
+        "if",
+        "then",
+        "also",
+        "but",
+        "so",
+        "and",
+        "or",
+        "now",
+        "what",
+        "why",
+        "how",
+        "depois",
+        "antes",
+        "quando",
+        "entao",
+        "porque",
+        "mas",
+        "agora",
+        "ja",
     ]
 )
 # A capitalised word (a name) and a "<name> format" / "formato <name>" phrase.
@@ -361,7 +388,12 @@ class Answerer:
         out = []
         for m in _NAME_RUN.finditer(q.text):
             words = [w for w in re.split(r"[\s,]+", m.group(0)) if w]
-            while words and (fold(words[0]) in STOP_WORDS or fold(words[0]) in _STARTERS):
+
+            def opener(word: str) -> bool:
+                w = fold(word)
+                return w in STOP_WORDS or w in _STARTERS or w in _QUESTION_WORDS
+
+            while words and opener(words[0]):
                 words.pop(0)
             capitals = [w for w in words if w[:1].isupper() or w.startswith('"')]
             if len(capitals) >= 2 and not any(a < m.end() and m.start() < b for a, b in spans):
