@@ -3,14 +3,21 @@
 The corpus is three rule documents: Edison Format rules (with its March 2010 F&L list), general
 rulings on summons, chains and spell speeds, and Tag Duel rules. Questions about prices, events,
 deck advice, other games built on the cards, or today's Forbidden & Limited list are outside it,
-whatever cards they name: no passage can decide them, so no verdict is given.
+whatever cards they name: no passage can decide them, so no verdict is given. Nor can the KB
+rule on a card, word or format it has never seen ("Nibiru", "goat format"): `Vocabulary` knows
+every word of the documents, claims, cards and concepts, and says what a question names outside
+it, or that it names nothing at all.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
+from kb.analysis import STOP_WORDS
+from kb.graph import KnowledgeGraph
 from kb.ids import fold
+from kb.link import Mention
 
 # (topic, pattern over the folded question)
 _TOPICS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
@@ -81,3 +88,270 @@ def uncovered_topic(question: str) -> tuple[str, str] | None:
         if pattern.search(q) and not (en.endswith("Limited list") and _EDISON.search(q)):
             return en, pt
     return None
+
+
+# A run of capitalised words (a card name) that links to nothing: the KB does not know that card.
+_NAME_RUN = re.compile(
+    r"(?<![\w])[A-Z][\w'\-\"]*(?:(?:\s+|,\s+)(?:(?:of|the|by|de|do|da|dos|das|o|a)\s+)*[A-Z\"][\w'\-\"]*)+"
+)
+_STARTERS = frozenset(
+    [
+        "can",
+        "does",
+        "do",
+        "did",
+        "is",
+        "are",
+        "was",
+        "were",
+        "will",
+        "would",
+        "should",
+        "may",
+        "must",
+        "has",
+        "have",
+        "i",
+        "i'm",
+        "in",
+        "no",
+        "na",
+        # sentence openers that are no part of a name
+        "since",
+        "because",
+        "after",
+        "before",
+        "when",
+        "while",
+        "if",
+        "then",
+        "also",
+        "but",
+        "so",
+        "and",
+        "or",
+        "now",
+        "what",
+        "why",
+        "how",
+        "depois",
+        "antes",
+        "quando",
+        "entao",
+        "porque",
+        "mas",
+        "agora",
+        "ja",
+    ]
+)
+# A capitalised word (a name) and a "<name> format" / "formato <name>" phrase.
+_CAPITALISED = re.compile(r"(?<![\w'-])[A-ZÀ-Ý][\w'-]{3,}")
+_FORMAT_NAME = re.compile(r"\b([a-z0-9]+)[ -]format\b|\bformato (?:de |do )?([a-z0-9]+)\b")
+_KNOWN_FORMAT_WORDS = frozenset(
+    [
+        "edison",
+        "tag",
+        "atual",
+        "current",
+        "tcg",
+        "ocg",
+        "avancado",
+        "advanced",
+        "this",
+        "that",
+        "the",
+        "esse",
+        "este",
+        "nesse",
+        "neste",
+        "duelo",
+        "duel",
+        "match",
+        "partida",
+        "oficial",
+        "official",
+        "tradicional",
+        "traditional",
+        "same",
+        "mesmo",
+        "o",
+        "a",
+        "um",
+        "an",
+        "2010",
+        "whole",
+        "which",
+        "what",
+        "qual",
+        "que",
+    ]
+)
+_QUESTION_WORDS = frozenset(
+    [
+        "posso",
+        "pode",
+        "podem",
+        "podemos",
+        "consigo",
+        "consegue",
+        "da",
+        "dá",
+        "tem",
+        "temos",
+        "quem",
+        "qual",
+        "quais",
+        "quando",
+        "como",
+        "onde",
+        "quanto",
+        "quantos",
+        "quantas",
+        "porque",
+        "existe",
+        "existem",
+        "voce",
+        "você",
+        "vocês",
+        "eu",
+        "meu",
+        "minha",
+        "nos",
+        "nós",
+        "does",
+        "do",
+        "did",
+        "can",
+        "could",
+        "is",
+        "are",
+        "was",
+        "were",
+        "will",
+        "would",
+        "should",
+        "may",
+        "must",
+        "has",
+        "have",
+        "what",
+        "which",
+        "who",
+        "whose",
+        "when",
+        "where",
+        "why",
+        "how",
+        "yes",
+        "sim",
+        "isso",
+        "esse",
+        "essa",
+        "este",
+        "esta",
+        "then",
+        "also",
+        "and",
+        "but",
+        "mas",
+        "se",
+        "if",
+        "okay",
+        "ok",
+        "hey",
+        "alguem",
+        "someone",
+        "anyone",
+        "galera",
+        "pessoal",
+        "help",
+        "ajuda",
+        "duvida",
+        "dúvida",
+        "question",
+        "pergunta",
+    ]
+)
+
+
+def vocabulary(kg: KnowledgeGraph) -> frozenset[str]:
+    """Every word the KB uses: document text, claims, card and concept names and definitions."""
+    words: set[str] = set()
+    for n in kg.nodes:
+        parts = [n.text, n.label_en, n.label_pt, *n.props.get("aliases", [])]
+        parts += [n.props.get("definition_en"), n.props.get("definition_pt")]
+        for part in parts:
+            if part:
+                words.update(re.findall(r"[\w'-]+", fold(part)))
+    return frozenset(words)
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """What the KB knows by name: every word of its documents, claims, cards and concepts."""
+
+    words: frozenset[str] = field(default_factory=frozenset)
+
+    @classmethod
+    def of(cls, kg: KnowledgeGraph) -> Vocabulary:
+        return cls(vocabulary(kg))
+
+    def unknown_names(self, text: str, mentions: list[Mention]) -> list[str]:
+        """Capitalised multi-word names in the question that link to no entity."""
+        spans = [(m.start, m.end) for m in mentions]
+        out = []
+        for m in _NAME_RUN.finditer(text):
+            words = [w for w in re.split(r"[\s,]+", m.group(0)) if w]
+            while words and _opener(words[0]):
+                words.pop(0)
+            capitals = [w for w in words if w[:1].isupper() or w.startswith('"')]
+            if len(capitals) >= 2 and not any(a < m.end() and m.start() < b for a, b in spans):
+                out.append(" ".join(words))
+        return out
+
+    def unknown_words(self, text: str, mentions: list[Mention]) -> list[str]:
+        """Capitalised words no document, claim, card or concept of the KB uses ("Nibiru"), and
+        formats it does not know ("goat format", "formato Rush")."""
+        spans = [(m.start, m.end) for m in mentions]
+        out = []
+        for m in _CAPITALISED.finditer(text):
+            word = re.sub(r"['’]s$", "", fold(m.group(0)))
+            inside = any(a <= m.start() and m.end() <= b for a, b in spans)
+            if not inside and word not in self.words and word not in _QUESTION_WORDS:
+                out.append(m.group(0))
+        for m in _FORMAT_NAME.finditer(fold(text)):
+            name = m.group(1) or m.group(2)
+            if name not in _KNOWN_FORMAT_WORDS:
+                out.append(m.group(0))
+        return out
+
+    def unknown(self, text: str, mentions: list[Mention]) -> bool:
+        """The question names something (a card, a game) the KB does not know: it cannot rule
+        on it, even when the question also names cards it knows."""
+        return bool(self.unknown_names(text, mentions) or self.unknown_words(text, mentions))
+
+    def not_understood(self, text: str, mentions: list[Mention]) -> tuple[str, str] | None:
+        """(en, pt) of what was not understood in a question naming no card, concept or format
+        and using no content word the KB knows; None when there is something to look up."""
+        if mentions:
+            return None
+        words = re.findall(r"[^\W\d_]{2,}", fold(text))
+        content = [w for w in words if w not in STOP_WORDS and w not in _QUESTION_WORDS]
+        if any(w in self.words for w in content):
+            return None
+        if content:
+            quoted = ", ".join(f"“{w}”" for w in dict.fromkeys(content[:5]))
+            return (
+                f"Not understood: {quoted} — no card, rule term or word of the rule documents.",
+                f"Não entendi: {quoted} — não é card, termo de regra nem palavra dos documentos.",
+            )
+        return (
+            "Not understood: the question names no card, rule or game action to look up.",
+            "Não entendi: a pergunta não cita card, regra ou ação de jogo para procurar.",
+        )
+
+
+def _opener(word: str) -> bool:
+    """A sentence opener, not part of a name ("Since", "Quando", "Can")."""
+    w = fold(word)
+    return w in STOP_WORDS or w in _STARTERS or w in _QUESTION_WORDS

@@ -1,0 +1,107 @@
+"""Reading a question: its language, the format it is about, whether it asks yes or no."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kb.ids import fold
+from kb.link import Mention
+
+# Open (non yes/no) questions: a question word at the start (after an optional "No Edison," /
+# "Tag Duel:" prefix), or an interrogative phrase anywhere.
+_OPEN = re.compile(
+    r"^(?:[^?]{0,30}?[:,]\s*)?\W*(quem|qual|quais|como|onde|quant[oa]s?|o que|oque|por ?que|"
+    r"porque|em que|que tipo|what|who|whose|which|how|where|why|list|liste|explique|explain|"
+    r"descreva|describe)\b"
+)
+# An interrogative phrase near the start, or a copula asking for a value ("… is which link?").
+_OPEN_NEAR = re.compile(
+    r"\b(quant[oa]s|qual|quais|o que acontece|what happens|que acontece|em que (ordem|momento|etapa)|"
+    r"que tipo|what kind|which kind|in what order|em que ano|what year|which|how many|how much|"
+    r"what|when (?:did|was|were|is|does)|quando (?:foi|e|é|mudou))\b"
+)
+_OPEN_VALUE = re.compile(
+    r"\b(is|are|was|e|é|sao|são|fica|ficam|com|with|tem|has|have) "
+    r"(which|what|qual|quais|quantos|quantas|how many)\b"
+    r"|\b(quem|who) (e|é|sera|será|foi|is|was|will be)\b"
+)
+# A choice between alternatives after a colon/comma/dash: "Dark Simorgh: inherent or non-inherent?"
+_EITHER_OR = re.compile(
+    r"[:,\-–—]\s*(?:is it |e |é )?[\w\s-]{1,40}\b(or|ou)\b(?! not\b| nao\b)[\w\s-]{1,40}\?\s*$"
+    r"|\b([\w-]+) (?:or|ou) (?:non|nao|não)[ -]?\2\b"
+)
+# A request, not a question: "Give me …", "Liste …" without a question mark.
+_REQUEST = re.compile(
+    r"^\W*(give|tell|show|list|explain|describe|recommend|suggest|write|help|"
+    r"de|dê|diga|mostre|liste|explique|descreva|recomende|sugira|escreva|ajude|me de|me dê)\b"
+)
+_PT = re.compile(
+    r"\b(nao|não|pode|posso|é|uma|um|com|que|do|da|no|na|em|se|carta|jogador|duelista|corrente|quando|qual|quem|como|isso|eu|meu|minha|ser|sao|são)\b"
+)
+_EN = re.compile(
+    r"\b(the|can|does|is|my|i|of|to|in|when|what|who|which|how|chain|player|card|if|it|an|and|do|be)\b"
+)
+_TAG_WORDS = re.compile(
+    r"\b(tag|duelista [12][ab]|[12][ab]|companheiro de equipe|teammate|team|equipe|dupla|2v2|2 vs 2|parceiro|partner)\b"
+)
+_EDISON_WORDS = re.compile(r"\bedison\b")
+_CURRENT_WORDS = re.compile(
+    r"\b(current|currently|atual|atuais|atualmente|modern|moderno|moderna|nowadays|"
+    r"hoje em dia|today|latest|mais recente)\b"
+)
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question as read: its text, language, format, whether yes/no, linked entities."""
+
+    text: str
+    lang: str
+    format: str | None
+    yes_no: bool
+    mentions: list[Mention]
+
+
+def detect_lang(text: str) -> str:
+    q = fold(text)
+    return "pt" if len(_PT.findall(q)) >= len(_EN.findall(q)) else "en"
+
+
+def detect_format(text: str, mentions: list[Mention], given: str | None) -> str | None:
+    if given:
+        return given
+    q = fold(text)
+    if _EDISON_WORDS.search(q) or any(m.entity == "format/edison" for m in mentions):
+        return "edison"
+    if _TAG_WORDS.search(q) or any(
+        m.entity in ("format/tag", "concept/tag-duel") for m in mentions
+    ):
+        return "tag"
+    if _CURRENT_WORDS.search(q):
+        return "general"  # today's game: the modern rules, not a 2010 or Tag ruling
+    return None
+
+
+_AUX = re.compile(
+    r"(?:^|[,;:]\s*)(does|do|did|can|could|is|are|was|were|will|would|should|may|must|has|have)\b"
+)
+
+
+def is_yes_no(text: str) -> bool:
+    """A yes/no question: no question word near the start, or an English auxiliary-led clause."""
+    sentences: list[str] = []
+    for part in re.split(r"(?<=[.;?])\s+", fold(text).strip()):
+        if sentences and len(part.split()) < 3:
+            sentences[-1] += " " + part  # "Yu-Gi-Oh! GX?" is not a sentence of its own
+        elif part:
+            sentences.append(part)
+    q = sentences[-1] if sentences else ""
+    if _EITHER_OR.search(q) and not re.search(r"\b(sim ou nao|yes or no)\b", q):
+        return False  # "… : inherent or non-inherent?" asks which, not whether
+    if _AUX.search(q):
+        return True
+    if "?" not in text and _REQUEST.search(q):
+        return False
+    head = " ".join(q.split()[:7])
+    return not (_OPEN.search(head) or _OPEN_NEAR.search(head) or _OPEN_VALUE.search(q))
