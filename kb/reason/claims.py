@@ -42,7 +42,7 @@ FORMAT_NAMES = {
 }
 
 
-# Card classes a question can single out; a claim decides only if it (or its passage) names it.
+# Card classes a question can single out; a claim decides only if it names the class too.
 _CLASS = re.compile(
     r"^concept/(fusion|gemini|link|pendulum|ritual|spirit|synchro|toon|tuner|union|xyz)-"
     r"(monster|summon)$"
@@ -51,11 +51,10 @@ _CLASS = re.compile(
 
 @dataclass(frozen=True)
 class ClaimInfo:
-    """What matching needs of a claim: its entities, those of its passage too, the passage
-    stating it, and the stems of its (en, pt) statements."""
+    """What matching needs of a claim: its entities, the passage stating it, and the stems of
+    its (en, pt) statements."""
 
     entities: frozenset[str]
-    covered: frozenset[str]
     source: str
     stems: tuple[frozenset[str], frozenset[str]]
 
@@ -86,9 +85,8 @@ class ClaimReader:
         for n in self.index.claims:
             source = next((f.object for f in self.kg.out(n.id, "stated_in")), n.id)
             ents = frozenset(f.object for f in self.kg.out(n.id, "concerns"))
-            covered = ents | {f.object for f in self.kg.out(source, "mentions")}
             stems = (frozenset(analyse(n.label_en or "")), frozenset(analyse(n.label_pt or "")))
-            out.append(ClaimInfo(ents, covered, source, stems))
+            out.append(ClaimInfo(ents, source, stems))
         return out
 
     def rank(
@@ -106,7 +104,7 @@ class ClaimReader:
             claim_fmt, contrast = n.props["format"], bool(n.props.get("contrast"))
             if fmt is not None and claim_fmt != fmt and (claim_fmt != "general" or contrast):
                 continue  # another format's claim (a contrast drawn by a format's own document)
-            if not classes <= info.covered:  # the claim is about other kinds of card
+            if not classes <= info.entities:  # the claim is about other kinds of card
                 continue
             side = int(np.argmax(sims[i]))
             sim = float(sims[i, side])
