@@ -149,9 +149,9 @@ def test_fact_and_speed_keys(bank: QuestionBank) -> None:
 def test_readme_examples_are_real(service: RulingsService) -> None:
     quiz = service.quiz(topic="summon", n=1, seed=2)
     q = quiz["questions"][0]
-    assert q["id"] == "capability:concept/activation-negation:card/divine-wrath"
-    assert q["answer"] == "d" and quiz["available"] == 228
-    assert q["options"][3]["text"] == "Cólera Divina (Divine Wrath)"
+    assert q["id"] == "capability:concept/summon-negation:card/saber-hole"
+    assert q["answer"] == "a" and quiz["available"] == 230
+    assert q["options"][0]["text"] == "Buraco-Sabre (Saber Hole)"
     graded = service.quiz_check([{"id": "summon:card/cyber-dragon", "answer": "non-inherent"}])
     assert graded["results"][0]["expected"] == "inherent"
 
