@@ -35,6 +35,7 @@ CLAIM_MIN = 0.86  # alignment under which no claim decides the question
 SAME_TOPIC = 0.94  # two claims of different formats disagree only if they say alike things
 FORMAT_MARGIN = 0.15  # a claim of another format this close to the best one competes with it
 GENERAL_PENALTY = 0.02  # a general claim yields to one of the format asked about
+CARD_BONUS = 0.06  # a claim about the very card the question names
 FORMAT_NAMES = {
     "edison": ("Edison Format", "Formato Edison"),
     "tag": ("Tag Duel", "Tag Duel"),
@@ -99,6 +100,7 @@ class ClaimReader:
         q_ents = {m.entity for m in mentions if not m.entity.startswith("format/")}
         q_neg = question_negated(question)
         classes = {e for e in q_ents if _CLASS.match(e)}
+        q_cards = {e for e in q_ents if e.startswith("card/")}
         scored: list[tuple[float, int, int]] = []
         for i, (n, info) in enumerate(zip(self.index.claims, self._meta, strict=True)):
             claim_fmt, contrast = n.props["format"], bool(n.props.get("contrast"))
@@ -113,6 +115,8 @@ class ClaimReader:
             cards = {e for e in info.entities if e.startswith("card/")}
             foreign = len(cards - q_ents) / len(cards) if cards else 0.0
             score = sim + 0.2 * overlap - 0.08 * foreign + 0.1 * shared
+            if q_cards & cards:
+                score += CARD_BONUS  # the card the question names is what the claim is about
             if fmt is not None and claim_fmt == "general" and fmt != "general":
                 score -= GENERAL_PENALTY
             scored.append((score, i, side))
