@@ -28,8 +28,18 @@ _OPEN_VALUE = re.compile(
 )
 # A choice between alternatives after a colon/comma/dash: "Dark Simorgh: inherent or non-inherent?"
 _EITHER_OR = re.compile(
-    r"[:,\-–—]\s*(?:is it |e |é )?[\w\s-]{1,40}\b(or|ou)\b(?! not\b| nao\b)[\w\s-]{1,40}\?\s*$"
+    r"[:,\-–—]\s*(?:is it |e |é )?(?![\w\s-]*\b(?:pode|posso|podem|can|could|does|do|is|are|"
+    r"consigo|da pra|dá pra)\b)[\w\s-]{1,40}\b(or|ou)\b(?! not\b| nao\b)[\w\s-]{1,40}\?\s*$"
     r"|\b([\w-]+) (?:or|ou) (?:non|nao|não)[ -]?\2\b"
+)
+# "Quem <verb> … <verb> …?": a relative "quem" (whoever), the question is yes/no.
+_GAME_VERBS = (
+    r"(compra|joga|comeca|começa|pode|ativa|perde|ganha|tem|fica|recebe|precisa|deve|paga|"
+    r"invoca|ataca|entra|passa|decide|escolhe|usa|descarta)"
+)
+_WHOEVER = re.compile(
+    rf"(?:^|[:,]\s*)(?:no \w+ |na \w+ |em \w+ )?quem\s+(?!e\b|é\b|sera|será|foi)"
+    rf"{_GAME_VERBS}\b[^?]*?\b{_GAME_VERBS}\b"
 )
 # A request, not a question: "Give me …", "Liste …" without a question mark.
 _REQUEST = re.compile(
@@ -92,7 +102,7 @@ def is_yes_no(text: str) -> bool:
     """A yes/no question: no question word near the start, or an English auxiliary-led clause."""
     sentences: list[str] = []
     for part in re.split(r"(?<=[.;?])\s+", fold(text).strip()):
-        if sentences and len(part.split()) < 3:
+        if sentences and len(part.split()) < 3 and not _OPEN.search(part):
             sentences[-1] += " " + part  # "Yu-Gi-Oh! GX?" is not a sentence of its own
         elif part:
             sentences.append(part)
@@ -104,4 +114,6 @@ def is_yes_no(text: str) -> bool:
     if "?" not in text and _REQUEST.search(q):
         return False
     head = " ".join(q.split()[:7])
+    if _WHOEVER.search(q):
+        return True  # "quem começa compra carta?": whoever starts, does he draw?
     return not (_OPEN.search(head) or _OPEN_NEAR.search(head) or _OPEN_VALUE.search(q))

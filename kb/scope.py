@@ -55,11 +55,14 @@ _TOPICS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         ),
     ),
     (
-        "other Yu-Gi-Oh! games and media",
-        "outros jogos e mídias de Yu-Gi-Oh!",
+        "other games and media",
+        "outros jogos e mídias",
         re.compile(
             r"\b(master duel|duel links|rush duel|speed duels?|anime|manga|episodio|episode|"
-            r"video ?game|tag force|gems?|secret pack|ranking|ranked)\b"
+            r"video ?game|tag force|gems?|secret pack|ranking|ranked|"
+            # other card games
+            r"mtg|magic the gathering|magic: the gathering|mana|planeswalker|pokemon|hearthstone|"
+            r"digimon|lorcana|flesh and blood)\b"
         ),
     ),
     (

@@ -103,3 +103,14 @@ def test_citations_are_exact_slices(runtime: Runtime) -> None:
     for item in read_jsonl(DATA / "qa.jsonl")[:40]:
         for c in svc.ask(item["q"], format=item.get("format"))["citations"]:
             assert svc.artifact.documents[c["document"]][c["start"] : c["end"]] == c["text"]
+
+
+def test_third_held_out_answer_floors(runtime: Runtime) -> None:
+    """qa_holdout3.jsonl: chat-style questions (slang, abbreviations) by a third writer who saw
+    only the documents. Measured before any change it prompted: verdict 0.82, cite@3 0.93, out
+    of scope 7/9; after the generic fixes it prompted: 0.90, 0.96, 8/9."""
+    overall = evaluate_answers(runtime.service, read_jsonl(DATA / "qa_holdout3.jsonl"))["overall"]
+    assert overall["n"] >= 80
+    assert overall["verdict_accuracy"] >= 0.88
+    assert overall["cite_hit3"] >= 0.93
+    assert overall["oos_accuracy"] >= 0.88

@@ -27,7 +27,9 @@ _QUESTION_NEG = re.compile(
     r"\b(nao|not|never|nunca|nada|nothing|cannot|can't|doesn't|don't|isn't|aren't|won't|"
     r"nenhum|nenhuma|nem|ninguem|jamais|none|neither|nor|nobody|no one|"
     # a verb that denies its object: "skips the draw" = "does not draw"
-    r"skips?|skipped|pula|pular|pulam|pulou)\b"
+    r"skips?|skipped|pula|pular|pulam|pulou|"
+    # "illegal" denies a permission: "X is illegal" answers "can I X?" with no
+    r"ilegal|ilegais|illegal)\b"
 )
 # Negation words that do not negate: "whether or not", "ou não", "a não ser", "regardless".
 _NOT_NEGATION_ANY = re.compile(
@@ -46,11 +48,21 @@ class Clause:
     negative: bool
 
 
-# A conditional or contrast clause of the question ("if my teammate doesn't …", "mas eu não"):
-# negation inside it does not negate the question itself.
+# A conditional, concessive, contrast or relative clause of the question ("if my teammate
+# doesn't …", "mas eu não", "a monster that doesn't …"): negation inside it does not negate the
+# question itself. A conditional ends at a comma, or where the asking clause starts ("if … I
+# can't pay it?").
+_ASKING = (
+    r"(?=\b(?:i|eu|you|voce|we|nos|they|eles|elas|he|ele|she|ela)\s+(?:just\s+|so\s+)?"
+    r"(?:can|could|may|must|will|would|do|does|did|cannot|can't|pode|posso|podemos|consigo)\b)"
+)
+_CONDITIONAL = re.compile(
+    rf"\b(se|if|quando|when|while|enquanto|unless|mesmo|even|embora|although|ainda que|"
+    rf"though|caso)\b(?:(?!{_ASKING})[^,?])*"
+)
 _SUBORDINATE = re.compile(
-    r"\b(se|if|quando|when|while|enquanto|but|mas|unless|que|that|which|mesmo|even|embora|"
-    r"although|ainda que|though)\b[^,?]*"
+    rf"\b(se|if|quando|when|while|enquanto|but|mas|unless|que|that|which|mesmo|even|embora|"
+    rf"although|ainda que|though|caso)\b(?:(?!{_ASKING})[^,?])*"
 )
 _EXCLUSIVE = re.compile(r"\b(apenas|somente|so|only|exclusivamente|unicamente)\b")
 _PARTIES = {
@@ -101,15 +113,17 @@ def last_sentence(text: str) -> str:
     return parts[-1] if parts else ""
 
 
-def main_clause(text: str) -> str:
-    """The asking sentence of a question, folded, without its conditions and asides."""
-    return _SUBORDINATE.sub(" ", _NOT_NEGATION_ANY.sub(" ", fold(last_sentence(text))))
+def main_clause(text: str, relatives: bool = False) -> str:
+    """The asking sentence of a question, folded, without its conditions (and, with
+    `relatives`, its relative and contrast clauses)."""
+    clauses = _SUBORDINATE if relatives else _CONDITIONAL
+    return clauses.sub(" ", _NOT_NEGATION_ANY.sub(" ", fold(last_sentence(text))))
 
 
 def question_negated(question: str) -> bool:
     """Negation of the question's main clause (not of the set-up sentences before it, nor of an
     'if …' or 'but …' clause)."""
-    return bool(_QUESTION_NEG.search(main_clause(question)))
+    return bool(_QUESTION_NEG.search(main_clause(question, relatives=True)))
 
 
 # A condition of a statement (pt/en): its negation is the condition's, not the statement's.
@@ -196,7 +210,6 @@ _OPPOSITES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"\b(attack position|posicao de ataque)\b",
             r"\b(defen[sc]e position|posicao de defesa)\b",
         ),
-        (r"\b(legal|legais|permitid[oa]s?|allowed|permitted)\b", r"\b(ilegal|ilegais|illegal)\b"),
     )
 )
 # A named duelist of a Tag Duel: 1A, 2B, "Duelista A", "duelist B".
