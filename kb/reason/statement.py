@@ -64,7 +64,11 @@ _SUBORDINATE = re.compile(
     rf"\b(se|if|quando|when|while|enquanto|but|mas|unless|que|that|which|mesmo|even|embora|"
     rf"although|ainda que|though|caso)\b(?:(?!{_ASKING})[^,?])*"
 )
-_EXCLUSIVE = re.compile(r"\b(apenas|somente|so|only|exclusivamente|unicamente)\b")
+# "só" folds to "so"; English "so a team can …" is no restriction.
+_EXCLUSIVE = re.compile(
+    r"\b(apenas|somente|only|exclusivamente|unicamente)\b"
+    r"|\bso\b(?!\s+(?:a|an|the|it|they|that|you|we|he|she|i|its|their)\b)"
+)
 _PARTIES = {
     "teammate": re.compile(
         r"\b(parceiro|parceira|companheiro|companheira|teammate|partner|team-mate|aliado)\w*"
@@ -213,11 +217,12 @@ _OPPOSITES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
     )
 )
 # A named duelist of a Tag Duel: 1A, 2B, "Duelista A", "duelist B".
-_DUELIST = re.compile(r"\b(?:duelista|duelist)s?\s+([12]?[ab])\b|\b([12][ab])\b")
+# Read on the original text: "Duelista A" names a duelist, "o duelista a jogar" does not.
+_DUELIST = re.compile(r"\b(?i:duelista|duelist)s?\s+([12]?[AB])\b|\b([12][ABab])\b")
 
 
 def _duelists(text: str) -> set[str]:
-    return {(a or b) for a, b in _DUELIST.findall(text)}
+    return {(a or b).lower() for a, b in _DUELIST.findall(text)}
 
 
 def opposed(question: str, clause: str) -> bool:
@@ -269,7 +274,7 @@ def differs(question: str, clause: str) -> bool:
     """The clause is about other parties, duelists or numbers than the question (meaningful for
     a statement that holds: "exactly 2" answers "4?" with no)."""
     q, c = fold(last_sentence(question)), fold(clause)
-    qd, cd = _duelists(q), _duelists(c)
+    qd, cd = _duelists(last_sentence(question)), _duelists(clause)
     if qd and cd and not qd & cd:
         return True
     if _EXCLUSIVE.search(c):
