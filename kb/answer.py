@@ -71,9 +71,9 @@ class Answerer:
         for reasoner in (
             lambda: decide_summon(self.kg, q.text, entities, q.lang),
             lambda: decide_summon_kind(self.kg, entities, q.lang),
-            lambda: decide_damage_step(self.kg, q.text, q.mentions, q.format, q.lang),
-            lambda: decide_segoc(self.kg, q.text, q.format, q.lang),
-            lambda: decide_lp_cost(self.kg, q.text, q.mentions, q.format, q.lang),
+            lambda: decide_damage_step(self.kg, q.text, q.mentions, q.format),
+            lambda: decide_segoc(self.kg, q.text, q.format),
+            lambda: decide_lp_cost(self.kg, q.text, q.mentions, q.format),
             lambda: decide_resolution(self.kg, q.text, q.mentions, q.lang),
             lambda: decide_chain(self.kg, q.text, q.mentions, q.lang),
         ):

@@ -165,7 +165,7 @@ def _substeps(kg: KnowledgeGraph) -> list[Node]:
 
 
 def decide_damage_step(
-    kg: KnowledgeGraph, question: str, mentions: list[Mention], fmt: str | None, lang: str
+    kg: KnowledgeGraph, question: str, mentions: list[Mention], fmt: str | None
 ) -> Decision | None:
     """May the one card the question names be activated in the Damage Step (or a sub-step)?"""
     q = fold(question)
@@ -252,5 +252,4 @@ def decide_damage_step(
         f"{'pode' if may else 'não pode'} ser ativado(a) {when_pt}"
         + (f" (permitido nas sub-etapas: {where_en})." if cls.substep_allows is not None else ".")
     )
-    del lang
     return Decision(verdict, steps, en, pt, 0.85, sources, "damage-step")

@@ -58,7 +58,7 @@ def _passage(kg: KnowledgeGraph, pattern: str) -> Node | None:
 
 
 def decide_lp_cost(
-    kg: KnowledgeGraph, question: str, mentions: list[Mention], fmt: str | None, lang: str
+    kg: KnowledgeGraph, question: str, mentions: list[Mention], fmt: str | None
 ) -> Decision | None:
     if fmt not in (None, "edison") or RULE not in kg:
         return None
@@ -87,11 +87,11 @@ def decide_lp_cost(
         return None
     payable = lp > cost
     if _DESTROYED.search(q) and kind == "maintenance":
-        yes, asked = not payable, "destroyed"
+        yes = not payable
     elif _LOSE.search(q):
-        yes, asked = False, "lose"  # a cost never takes you to 0: you cannot pay it instead
+        yes = False  # a cost never takes you to 0: you cannot pay it instead
     elif _PAY.search(q):
-        yes, asked = payable, "pay"
+        yes = payable
     else:
         return None
     if question_negated(question):
@@ -130,7 +130,6 @@ def decide_lp_cost(
     outcome_pt = f"com {lp} PV, {cost_pt} {'pode' if payable else 'não pode'} ser pago" + (
         "" if payable or kind != "maintenance" else ", então o card se autodestrói"
     )
-    del lang, asked
     sources = [s for s in (specific.id if specific else None, rule.id) if s]
     return Decision(
         "yes" if yes else "no",

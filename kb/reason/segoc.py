@@ -56,7 +56,7 @@ def _steps(kg: KnowledgeGraph) -> dict[tuple[str, str], Node]:
     return out
 
 
-def decide_segoc(kg: KnowledgeGraph, question: str, fmt: str | None, lang: str) -> Decision | None:
+def decide_segoc(kg: KnowledgeGraph, question: str, fmt: str | None) -> Decision | None:
     if fmt not in (None, "edison") or RULE not in kg:
         return None
     q = fold(question)
@@ -74,7 +74,6 @@ def decide_segoc(kg: KnowledgeGraph, question: str, fmt: str | None, lang: str) 
     yes = (a.order > b.order) if after else (a.order < b.order)
     if question_negated(question):
         yes = not yes
-    del lang
     reasoning = [
         Step(f"Step {a.order}: {a.text}", f"Passo {a.order}: {a.text}", a.id),
         Step(f"Step {b.order}: {b.text}", f"Passo {b.order}: {b.text}", b.id),
