@@ -99,54 +99,26 @@ _NAME_RUN = re.compile(
 )
 _STARTERS = frozenset(
     [
-        "can",
-        "does",
-        "do",
-        "did",
-        "is",
-        "are",
-        "was",
-        "were",
-        "will",
-        "would",
-        "should",
-        "may",
-        "must",
-        "has",
-        "have",
         "i",
         "i'm",
         "in",
         "no",
         "na",
-        # sentence openers that are no part of a name
         "since",
         "because",
         "after",
         "before",
-        "when",
         "while",
-        "if",
-        "then",
-        "also",
-        "but",
         "so",
-        "and",
         "or",
         "now",
-        "what",
-        "why",
-        "how",
         "depois",
         "antes",
-        "quando",
         "entao",
-        "porque",
-        "mas",
         "agora",
         "ja",
     ]
-)
+)  # besides the question words below: sentence openers that are no part of a name
 # A capitalised word (a name) and a "<name> format" / "formato <name>" phrase.
 _CAPITALISED = re.compile(r"(?<![\w'-])[A-ZÀ-Ý][\w'-]{3,}")
 _FORMAT_NAME = re.compile(r"\b([a-z0-9]+)[ -]format\b|\bformato (?:de |do )?([a-z0-9]+)\b")

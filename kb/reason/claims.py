@@ -194,13 +194,18 @@ class ClaimReader:
             m.node.id,
         )
 
+    def _steps(self, m: ClaimMatch) -> list[Step]:
+        """The claim applied, then the sentence of the document stating it."""
+        sentence = m.node.text or ""
+        return [self._step(m), Step(f"Source: {sentence}", f"Fonte: {sentence}", m.source)]
+
     def _verdict(self, m: ClaimMatch) -> Decision:
         sentence = m.node.text or ""
         yes = m.verdict
         en_fmt, pt_fmt = FORMAT_NAMES[m.format]
         return Decision(
             "yes" if yes else "no",
-            [self._step(m), Step(f"Source: {sentence}", f"Fonte: {sentence}", m.source)],
+            self._steps(m),
             f"{'Yes' if yes else 'No'} ({en_fmt}). The rules state: “{sentence}”",
             f"{'Sim' if yes else 'Não'} ({pt_fmt}). Segundo as regras: “{sentence}”",
             round(min(0.9, max(0.5, m.score - 0.05)), 2),
@@ -212,7 +217,7 @@ class ClaimReader:
         sentence = m.node.text or ""
         return Decision(
             None,
-            [self._step(m), Step(f"Source: {sentence}", f"Fonte: {sentence}", m.source)],
+            self._steps(m),
             f"{m.node.label_en if m.node.props['holds'] else sentence}",
             f"{m.node.label_pt if m.node.props['holds'] else sentence}",
             round(min(0.8, max(0.4, m.score - 0.1)), 2),
