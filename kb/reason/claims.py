@@ -52,12 +52,13 @@ _CLASS = re.compile(
 
 @dataclass(frozen=True)
 class ClaimInfo:
-    """What matching needs of a claim: its entities, the passage stating it, and the stems of
-    its (en, pt) statements."""
+    """What matching needs of a claim: its entities, the passage stating it, and the stems and
+    polarity of its (en, pt) statements."""
 
     entities: frozenset[str]
     source: str
     stems: tuple[frozenset[str], frozenset[str]]
+    negative: tuple[bool, bool]  # whether each statement is negative
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,7 @@ class ClaimReader:
     def __init__(self, kg: KnowledgeGraph, index: SearchIndex) -> None:
         self.kg = kg
         self.index = index
+        _ = self._meta  # read the claims once at start-up, not on the first question
 
     @cached_property
     def _meta(self) -> list[ClaimInfo]:
@@ -87,7 +89,8 @@ class ClaimReader:
             source = next((f.object for f in self.kg.out(n.id, "stated_in")), n.id)
             ents = frozenset(f.object for f in self.kg.out(n.id, "concerns"))
             stems = (frozenset(analyse(n.label_en or "")), frozenset(analyse(n.label_pt or "")))
-            out.append(ClaimInfo(ents, source, stems))
+            negative = (stated_negative(n.label_en or ""), stated_negative(n.label_pt or ""))
+            out.append(ClaimInfo(ents, source, stems, negative))
         return out
 
     def rank(
@@ -125,7 +128,7 @@ class ClaimReader:
         for score, i, side in scored[:depth]:
             n = self.index.claims[i]
             statement = (n.label_en if side == 0 else n.label_pt) or ""
-            holds, negative = bool(n.props["holds"]), stated_negative(statement)
+            holds, negative = bool(n.props["holds"]), self._meta[i].negative[side]
             truth = holds != negative  # whether the statement's positive proposition is so
             if (
                 opposed(last_sentence(question), statement)

@@ -17,7 +17,7 @@ from kb.ids import concept_id, fold
 from kb.link import Mention
 from kb.model import Node
 from kb.reason import Decision, Step
-from kb.reason.facts import label
+from kb.reason.facts import child_matching, label, steps_of
 from kb.reason.statement import question_negated
 
 RULE = "edison/rule-08"
@@ -149,21 +149,6 @@ def substep_of(question: str) -> int | None:
     return None
 
 
-def _passage(kg: KnowledgeGraph, parent: str, pattern: re.Pattern[str]) -> Node | None:
-    for child in kg.children(parent):
-        n = kg.node(child)
-        if n.text and pattern.search(fold(n.text)):
-            return n
-    return None
-
-
-def _substeps(kg: KnowledgeGraph) -> list[Node]:
-    return sorted(
-        (kg.node(c) for c in kg.children(RULE) if kg.node(c).type == "Step"),
-        key=lambda n: n.order or 0,
-    )
-
-
 def decide_damage_step(
     kg: KnowledgeGraph, question: str, mentions: list[Mention], fmt: str | None
 ) -> Decision | None:
@@ -180,7 +165,7 @@ def decide_damage_step(
     cls = next((c for c in CLASSES if c.member(kg, card)), None)
     if cls is None:
         return None
-    bullet = _passage(kg, RULE, cls.bullet)
+    bullet = child_matching(kg, RULE, cls.bullet)
     if bullet is None:
         return None
     wanted = substep_of(question)
@@ -190,8 +175,8 @@ def decide_damage_step(
         legal = cls.listed and "qualquer ponto" in text and not re.search(r"\bnao pode", text)
         allowed = {n: bullet for n in SUBSTEP_NAMES} if legal else {}
     else:
-        for step in _substeps(kg):
-            found = _passage(kg, step.id, cls.substep_allows)
+        for step in steps_of(kg, RULE):
+            found = child_matching(kg, step.id, cls.substep_allows)
             if found is not None and step.order is not None:
                 allowed[step.order] = found
     yes = (wanted in allowed) if wanted is not None else bool(allowed)
@@ -221,9 +206,9 @@ def decide_damage_step(
             )
         )
         if wanted is not None:
-            step_node = next((s for s in _substeps(kg) if s.order == wanted), None)
+            step_node = next((s for s in steps_of(kg, RULE) if s.order == wanted), None)
             forbidding = (
-                _passage(kg, step_node.id, cls.substep_forbids)
+                child_matching(kg, step_node.id, cls.substep_forbids)
                 if step_node is not None and cls.substep_forbids is not None
                 else None
             )

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 from kb.graph import KnowledgeGraph
-from kb.model import AUTHORITY_RANK, Fact
+from kb.ids import fold
+from kb.model import AUTHORITY_RANK, Fact, Node
 
 
 def best(facts: list[Fact]) -> Fact | None:
@@ -34,3 +37,18 @@ def spell_speed(kg: KnowledgeGraph, entity: str) -> tuple[int, Fact | None] | No
         if cls is not None:
             return int(cls.object[-1]), cls
     return None
+
+
+def child_matching(kg: KnowledgeGraph, parent: str, pattern: re.Pattern[str] | str) -> Node | None:
+    """The first child of `parent` (a rule, a step) whose folded text matches `pattern`."""
+    for child in kg.children(parent):
+        n = kg.node(child)
+        if n.text and re.search(pattern, fold(n.text)):
+            return n
+    return None
+
+
+def steps_of(kg: KnowledgeGraph, parent: str) -> list[Node]:
+    """The ordered Step children of a rule (SEGOC steps, Damage Step sub-steps)."""
+    steps = (kg.node(c) for c in kg.children(parent))
+    return sorted((n for n in steps if n.type == "Step"), key=lambda n: n.order or 0)

@@ -12,9 +12,8 @@ import re
 from kb.graph import KnowledgeGraph
 from kb.ids import fold
 from kb.link import Mention
-from kb.model import Node
 from kb.reason import Decision, Step
-from kb.reason.facts import label
+from kb.reason.facts import child_matching, label
 from kb.reason.statement import question_negated
 
 RULE = "edison/rule-10"
@@ -46,14 +45,6 @@ def _lp(q: str) -> int | None:
         m = pattern.search(q)
         if m:
             return _amount(next(g for g in m.groups() if g))
-    return None
-
-
-def _passage(kg: KnowledgeGraph, pattern: str) -> Node | None:
-    for child in kg.children(RULE):
-        n = kg.node(child)
-        if n.text and re.search(pattern, fold(n.text)):
-            return n
     return None
 
 
@@ -96,10 +87,10 @@ def decide_lp_cost(
         return None
     if question_negated(question):
         yes = not yes
-    rule = _passage(kg, r"nao pode pagar custos se isso fizer")
+    rule = child_matching(kg, RULE, r"nao pode pagar custos se isso fizer")
     if rule is None:
         return None
-    specific = _passage(kg, re.escape(fold(label(kg, card, "pt")))) if card else None
+    specific = child_matching(kg, RULE, re.escape(fold(label(kg, card, "pt")))) if card else None
     name_en = label(kg, card, "en") if card else "The cost"
     name_pt = label(kg, card, "pt") if card else "O custo"
     steps = [

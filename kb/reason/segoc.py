@@ -13,6 +13,7 @@ from kb.graph import KnowledgeGraph
 from kb.ids import fold
 from kb.model import Node
 from kb.reason import Decision, Step
+from kb.reason.facts import steps_of
 from kb.reason.statement import question_negated
 
 RULE = "edison/rule-07"
@@ -47,12 +48,10 @@ def describe(text: str) -> tuple[str, str] | None:
 
 def _steps(kg: KnowledgeGraph) -> dict[tuple[str, str], Node]:
     out: dict[tuple[str, str], Node] = {}
-    for child in kg.children(RULE):
-        n = kg.node(child)
-        if n.type == "Step" and n.text:
-            d = describe(n.text)
-            if d is not None and d not in out:
-                out[d] = n
+    for n in steps_of(kg, RULE):
+        d = describe(n.text or "")
+        if d is not None and d not in out:
+            out[d] = n
     return out
 
 

@@ -106,7 +106,8 @@ _NUMBER_WORDS = {
     "quinto": 5,
     "quinta": 5,
 }
-_NUMBER = re.compile(r"\b(\d[\d.]*|" + "|".join(_NUMBER_WORDS) + r")\b")
+_NUMBER_TOKEN = r"\d[\d.]*|" + "|".join(_NUMBER_WORDS)
+_NUMBER = re.compile(rf"\b({_NUMBER_TOKEN})\b")
 
 
 def last_sentence(text: str) -> str:
@@ -165,8 +166,8 @@ _UNITS = {
     "monster": r"monstros?|monsters?",
 }
 _COUNTED = re.compile(
-    rf"\b(?:melhor de|best of)\s+(?P<best>{_NUMBER.pattern[2:-2]})\b"
-    rf"|\b(?P<n>{_NUMBER.pattern[2:-2]})\s*(?:\(\d+\)\s*)?(?:\w+\s+)?"
+    rf"\b(?:melhor de|best of)\s+(?P<best>{_NUMBER_TOKEN})\b"
+    rf"|\b(?P<n>{_NUMBER_TOKEN})\s*(?:\(\d+\)\s*)?(?:\w+\s+)?"
     rf"(?P<unit>{'|'.join(_UNITS.values())})\b"
 )
 
