@@ -43,6 +43,7 @@ def create_app(service: RulingsService, *, stale_error: str | None = None) -> Fa
             "stale": stale_error is not None,
             "stale_error": stale_error,
             "model": getattr(service.index.embedder, "name", None),
+            "reasoners": service.reasoner_status(),
         }
 
     @app.get("/search")

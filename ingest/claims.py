@@ -18,7 +18,7 @@ from ingest.curated import _items, _need, _read
 from kb.errors import IngestError
 from kb.ids import format_id
 from kb.link import Linker
-from kb.model import FORMATS, TEXT_TYPES, Fact, Node, Span
+from kb.model import TEXT_TYPES, Fact, Node, Span
 from kb.text import sentences
 
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -30,7 +30,11 @@ def claim_id(document: str, slug: str) -> str:
 
 
 def load_claims(
-    claims_dir: Path, docs: list[SourceDocument], nodes: list[Node], linker: Linker
+    claims_dir: Path,
+    docs: list[SourceDocument],
+    nodes: list[Node],
+    linker: Linker,
+    formats: tuple[str, ...],
 ) -> tuple[list[Node], list[Fact]]:
     """Claim nodes and facts for every document that has a claims file (files are optional)."""
     out_nodes: list[Node] = []
@@ -49,14 +53,14 @@ def load_claims(
             for n in nodes
             if n.type in TEXT_TYPES and n.span is not None and n.span.document == doc.id
         ]
-        n, f = _load_file(path, doc, units, linker)
+        n, f = _load_file(path, doc, units, linker, formats)
         out_nodes += n
         out_facts += f
     return out_nodes, out_facts
 
 
 def _load_file(
-    path: Path, doc: SourceDocument, units: list[Node], linker: Linker
+    path: Path, doc: SourceDocument, units: list[Node], linker: Linker, formats: tuple[str, ...]
 ) -> tuple[list[Node], list[Fact]]:
     text = _read(path)
     nodes: list[Node] = []
@@ -78,10 +82,10 @@ def _load_file(
         if not isinstance(holds, bool):
             raise IngestError(str(path), f"claim {slug!r}: 'holds' must be true or false", line)
         fmt = str(item.get("format") or doc.format)
-        if fmt not in FORMATS:
+        if fmt not in formats:
             raise IngestError(
                 str(path),
-                f"claim {slug!r}: unknown format {fmt!r} (allowed: {list(FORMATS)})",
+                f"claim {slug!r}: unknown format {fmt!r} (allowed: {list(formats)})",
                 line,
             )
         occurrence = item.get("occurrence")

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
 from kb.errors import IngestError
-from kb.model import FORMATS
+from kb.formats import Formats, parse_specs, with_documents
 
 CURATED_FILES = ("cards.yaml", "glossary.yaml")
 
@@ -27,14 +28,32 @@ class SourceDocument:
     topics: tuple[str, ...]
     text: str
     sha256: str
+    parser: str | None = None  # an optional refinement registered for the document
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """The corpus manifest: the declared formats and the documents, read and checked."""
+
+    formats: Formats
+    documents: list[SourceDocument]
 
 
 # The code a build's content depends on: a change to a parser or the data model rebuilds the KB.
 _BUILD_CODE = (
-    *sorted((Path(__file__).resolve().parent).glob("*.py")),
+    *sorted((Path(__file__).resolve().parent).rglob("*.py")),
     *(
         Path(__file__).resolve().parents[1] / "kb" / name
-        for name in ("model.py", "ids.py", "text.py", "link.py", "formats.py", "analysis.py")
+        for name in (
+            "model.py",
+            "ids.py",
+            "text.py",
+            "link.py",
+            "formats.py",
+            "analysis.py",
+            "negation.py",
+            "graph.py",
+        )
     ),
 )
 
@@ -45,7 +64,7 @@ def corpus_hash(corpus_dir: Path) -> str:
     h = hashlib.sha256()
     for code in _BUILD_CODE:
         if code.is_file():
-            h.update(code.name.encode())
+            h.update(code.name.encode())  # by name: the hash does not depend on the checkout path
             h.update(hashlib.sha256(code.read_bytes()).digest())
     claims = corpus_dir / "claims"
     paths = [*corpus_dir.iterdir(), *(claims.iterdir() if claims.is_dir() else [])]
@@ -73,8 +92,10 @@ def read_text(path: Path) -> str:
         raise IngestError(str(path), f"not valid UTF-8 (byte {exc.start})", line) from exc
 
 
-def load_manifest(corpus_dir: Path) -> list[SourceDocument]:
-    """The documents listed in corpus/manifest.yaml, read and checked."""
+def load_manifest(corpus_dir: Path) -> Manifest:
+    """The formats and documents listed in corpus/manifest.yaml, read and checked: an IngestError
+    names the entry and the field (missing file, unknown format, duplicate id, empty or non-UTF-8
+    or binary file)."""
     path = corpus_dir / "manifest.yaml"
     try:
         data = yaml.safe_load(read_text(path))
@@ -85,42 +106,64 @@ def load_manifest(corpus_dir: Path) -> list[SourceDocument]:
         ) from exc
     if not isinstance(data, dict) or not isinstance(data.get("documents"), list):
         raise IngestError(str(path), "expected a 'documents' list")
+    try:
+        specs = parse_specs(data.get("formats"), "manifest")
+    except ValueError as exc:
+        raise IngestError(str(path), str(exc)) from exc
+    known = {s.id for s in specs}
     docs: list[SourceDocument] = []
     seen: set[str] = set()
     for i, item in enumerate(data["documents"], start=1):
         if not isinstance(item, dict):
             raise IngestError(str(path), f"document #{i} must be a mapping")
+        name = f"document {item.get('id')!r}" if item.get("id") else f"document #{i}"
         missing = [
             k
             for k in ("id", "file", "title_pt", "title_en", "language", "format")
             if not item.get(k)
         ]
         if missing:
-            raise IngestError(str(path), f"document #{i} lacks {', '.join(missing)}")
-        if item["id"] in seen:
-            raise IngestError(str(path), f"duplicate document id {item['id']!r}")
-        if item["format"] not in FORMATS:
+            raise IngestError(str(path), f"{name} lacks {', '.join(missing)}")
+        doc_id = str(item["id"])
+        if not _DOC_ID.match(doc_id):
             raise IngestError(
-                str(path), f"document {item['id']!r}: unknown format {item['format']!r}"
+                str(path), f"{name}: id must be kebab-case (a-z, 0-9, -), got {doc_id!r}"
             )
-        seen.add(item["id"])
+        if doc_id in seen:
+            raise IngestError(str(path), f"duplicate document id {doc_id!r} (field id)")
+        if item["format"] not in known:
+            raise IngestError(
+                str(path),
+                f"{name}: unknown format {item['format']!r} (field format; declared: "
+                f"{', '.join(sorted(known))})",
+            )
+        seen.add(doc_id)
         file = corpus_dir / str(item["file"])
-        if not file.exists():
-            raise IngestError(
-                str(path), f"document {item['id']!r} names a missing file {item['file']!r}"
-            )
+        if not file.is_file():
+            raise IngestError(str(path), f"{name}: field file names a missing file {item['file']!r}")
         text = read_text(file)
+        if "\x00" in text:
+            raise IngestError(str(file), f"{name}: a binary file, not text (field file)")
+        topics = item.get("topics") or ()
+        if not isinstance(topics, list | tuple):
+            raise IngestError(str(path), f"{name}: field topics must be a list")
+        parser = item.get("parser")
         docs.append(
             SourceDocument(
-                id=str(item["id"]),
+                id=doc_id,
                 file=str(item["file"]),
                 title_pt=str(item["title_pt"]),
                 title_en=str(item["title_en"]),
                 language=str(item["language"]),
                 format=str(item["format"]),
-                topics=tuple(str(t) for t in item.get("topics") or ()),
+                topics=tuple(str(t) for t in topics),
                 text=text,
                 sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
+                parser=str(parser) if parser else None,
             )
         )
-    return docs
+    formats = with_documents(specs, {d.id: d.format for d in docs})
+    return Manifest(formats, docs)
+
+
+_DOC_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")

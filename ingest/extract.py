@@ -2,42 +2,20 @@
 
 Facts carry their source passage and authority "document". Extraction rules read the structure
 the parsers recognised (which section a statement is in) and the statement's own words (polarity,
-"como A, B ou C" lists), never a specific question or card.
+"como A, B ou C" lists), never a specific question or card. What only one document's structure
+states (its summon lists, its numbered rule differences) is extracted by that document's own
+refinement in `ingest.documents`.
 """
 
 from __future__ import annotations
 
 import itertools
-import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
-from kb.ids import concept_id, format_id, numbered
 from kb.link import Linker
-from kb.model import TEXT_TYPES, Fact, Mention, Node, ParsedDocument, Span
+from kb.model import TEXT_TYPES, Fact, Mention, Node, ParsedDocument
 
-INHERENT = concept_id("inherent-special-summon")
-NON_INHERENT = concept_id("non-inherent-special-summon")
-SUMMON_NEG = concept_id("summon-negation")
-ACTIVATION_NEG = concept_id("activation-negation")
-CHAIN = concept_id("chain")
-SPEEDS = {n: concept_id(f"spell-speed-{n}") for n in (1, 2, 3)}
-# Monster classes that a summon list can name instead of cards ("-Synchros", "-Fusões").
-_CLASS_CONCEPTS = {
-    concept_id(c)
-    for c in (
-        "synchro-monster",
-        "xyz-monster",
-        "fusion-monster",
-        "ritual-monster",
-        "contact-fusion",
-        "link-monster",
-        "synchro-summon",
-        "xyz-summon",
-        "fusion-summon",
-        "ritual-summon",
-    )
-}
-_NEGATIVE = re.compile(r"\bN[ÃA]O\b|\bnão\b|\bnem\b|\bnenhum", re.IGNORECASE)
+Extractor = Callable[[ParsedDocument, Linker], tuple[list[Node], list[Fact]]]
 
 
 def mentions_of(node: Node, linker: Linker) -> list[Mention]:
@@ -45,11 +23,14 @@ def mentions_of(node: Node, linker: Linker) -> list[Mention]:
     return linker.link(node.text or "") if node.text else []
 
 
-def extract(doc: ParsedDocument, linker: Linker) -> tuple[list[Node], list[Fact]]:
-    """New nodes (card entries of summon lists) and facts (mentions and typed facts) of a document."""
+def extract(
+    doc: ParsedDocument, linker: Linker, refine: Extractor | None = None
+) -> tuple[list[Node], list[Fact]]:
+    """Facts every document gets, whatever its parser: mentions, what each Rule/Section is
+    `about`, the permissions its bullets state, the order of its Steps; then the facts of the
+    document's own refinement (`refine`), when one is registered."""
     nodes: list[Node] = []
     facts: list[Fact] = []
-    by_id = {n.id: n for n in doc.nodes}
     for node in doc.nodes:
         if node.type not in TEXT_TYPES or node.span is None or not node.text:
             continue
@@ -58,23 +39,16 @@ def extract(doc: ParsedDocument, linker: Linker) -> tuple[list[Node], list[Fact]
             facts.append(_mention_fact(node, m))
         if node.type in ("Rule", "Section"):
             facts += [Fact(node.id, "about", m.entity, node.id, "document") for m in found]
-        section = _section_slug(node, by_id)
-        if section in ("inherent", "non-inherent") and node.props.get("kind") == "list-item":
-            nodes_, facts_ = _summon_entries(node, found, section, linker)
-            nodes += nodes_
-            facts += facts_
-        if section == "rules":
-            facts += _negation_rules(node, found, _summon_class(node))
-        if section in ("speed-1", "speed-2", "speed-3"):
-            facts += _speed_facts(node, found, int(section[-1]), linker)
         if node.props.get("permission") in ("allowed", "forbidden") and node.parent:
             pred = "allows" if node.props["permission"] == "allowed" else "forbids"
             for m in found:
                 if m.entity.startswith("concept/"):
                     facts.append(Fact(node.parent, pred, m.entity, node.id, "document"))
     facts += _ordering(doc.nodes)
-    if doc.document_id == "edison":
-        facts += _edison_differences(doc.nodes)
+    if refine is not None:
+        extra_nodes, extra_facts = refine(doc, linker)
+        nodes += extra_nodes
+        facts += extra_facts
     return nodes, facts
 
 
@@ -91,7 +65,7 @@ def _mention_fact(node: Node, m: Mention) -> Fact:
     )
 
 
-def _section_slug(node: Node, by_id: dict[str, Node]) -> str | None:
+def section_slug(node: Node, by_id: dict[str, Node]) -> str | None:
     """The slug of the innermost Section containing a node (walking part_of)."""
     parent = node.parent
     while parent is not None:
@@ -102,141 +76,6 @@ def _section_slug(node: Node, by_id: dict[str, Node]) -> str | None:
             return p.id.rsplit("/", 1)[-1]
         parent = p.parent
     return None
-
-
-def _summon_class(node: Node) -> str:
-    return NON_INHERENT if "/non-inherent/" in node.id else INHERENT
-
-
-def _summon_entries(
-    node: Node, found: list[Mention], section: str, linker: Linker
-) -> tuple[list[Node], list[Fact]]:
-    """Each card (or monster class) listed in a summon-list item becomes its own entry passage."""
-    assert node.span is not None
-    kind = INHERENT if section == "inherent" else NON_INHERENT
-    nodes: list[Node] = []
-    facts: list[Fact] = []
-    text = node.text or ""
-    exception = "xce" in text[:20]  # "-Principais Exceções:" / "-Exceção:"
-    for i, m in enumerate(
-        e for e in found if e.entity.startswith("card/") or e.entity in _CLASS_CONCEPTS
-    ):
-        entry = Node(
-            id=f"{node.id}/{numbered('entry', i + 1)}",
-            type="Passage",
-            text=text[m.start : m.end],
-            span=(
-                span := Span(node.span.document, node.span.start + m.start, node.span.start + m.end)
-            ),
-            parent=node.id,
-            order=i + 1,
-            props={"kind": "entry", "entity": m.entity},
-        )
-        nodes.append(entry)
-        facts.append(Fact(entry.id, "part_of", node.id, entry.id, "document"))
-        facts.append(
-            Fact(
-                entry.id,
-                "mentions",
-                m.entity,
-                entry.id,
-                "document",
-                {"start": span.start, "end": span.end, "matched": m.matched},
-            )
-        )
-        facts.append(
-            Fact(
-                m.entity,
-                "summoned_by",
-                kind,
-                entry.id,
-                "document",
-                {"exception": exception, "context": node.id},
-            )
-        )
-    del linker
-    return nodes, facts
-
-
-def _negation_rules(node: Node, found: list[Mention], summon: str) -> list[Fact]:
-    """'PODEM / NÃO PODEM ser negados por … como A, B ou C' and 'gera / NÃO GERA chain'."""
-    text = node.text or ""
-    negative = bool(_NEGATIVE.search(text[:12]))
-    facts: list[Fact] = []
-    lowered = text.casefold()
-    if "chain" in lowered and ("gera" in lowered):
-        pred = "does_not_start_chain" if "não gera" in lowered else "starts_chain"
-        return [Fact(summon, pred, CHAIN, node.id, "document")]
-    if "negad" not in lowered and "negar" not in lowered:
-        return facts
-    if "special summon" in lowered and "negam special summon" in lowered:
-        capability = SUMMON_NEG
-    elif "ativação" in lowered or "efeito que invoca" in lowered or "carta com o efeito" in lowered:
-        capability = ACTIVATION_NEG
-    else:
-        capability = SUMMON_NEG
-    how = (
-        "negates the card or effect that summons, not the summoned monster"
-        if capability == ACTIVATION_NEG and summon == NON_INHERENT
-        else None
-    )
-    props = {"via": how} if how else {}
-    facts.append(
-        Fact(
-            summon,
-            "not_negatable_by" if negative else "negatable_by",
-            capability,
-            node.id,
-            "document",
-            props,
-        )
-    )
-    cards = [m for m in found if m.entity.startswith("card/")]
-    scope = None
-    if "magica ou trap" in lowered or "mágica ou trap" in lowered:
-        scope = "spell-trap-activation"
-    elif "de um monstro" in lowered:
-        scope = "monster-effect-activation"
-    for m in cards:
-        extra = {"scope": scope} if scope else {}
-        facts.append(Fact(m.entity, "has_capability", capability, node.id, "document", extra))
-    return facts
-
-
-def _speed_facts(node: Node, found: list[Mention], speed: int, linker: Linker) -> list[Fact]:
-    """In a Spell Speed N section: what speed N may respond to, and classes stated to be speed N."""
-    text = node.text or ""
-    subject = SPEEDS[speed]
-    facts: list[Fact] = []
-    lowered = text.casefold()
-    # "não podem ser encadeados em resposta a quaisquer outros efeitos": Spell Speed 1 responds to
-    # nothing, so its own name elsewhere in the sentence is no `can_respond_to`.
-    responds_to_nothing = speed == 1 and "quaisquer" in lowered and bool(_NEGATIVE.search(lowered))
-    if "resposta" in lowered and not responds_to_nothing:
-        cut = lowered.find("mas não")
-        for m in found:
-            if m.entity in SPEEDS.values() and not (
-                m.entity == subject and m.start < 25 and speed != 1
-            ):
-                negative = cut >= 0 and m.start > cut
-                facts.append(
-                    Fact(
-                        subject,
-                        "cannot_respond_to" if negative else "can_respond_to",
-                        m.entity,
-                        node.id,
-                        "document",
-                    )
-                )
-    if "resposta" in lowered and responds_to_nothing:
-        facts += [
-            Fact(subject, "cannot_respond_to", s, node.id, "document") for s in SPEEDS.values()
-        ]
-    for m in found:
-        entry = linker.entries.get(m.entity)
-        if entry is not None and entry.type == "Concept" and m.entity not in SPEEDS.values():
-            facts.append(Fact(m.entity, "stated_speed_context", subject, node.id, "document"))
-    return _dedupe(facts)
 
 
 def _ordering(nodes: Iterable[Node]) -> list[Fact]:
@@ -254,19 +93,7 @@ def _ordering(nodes: Iterable[Node]) -> list[Fact]:
     return out
 
 
-def _edison_differences(nodes: Iterable[Node]) -> list[Fact]:
-    """Every numbered Edison rule differs from the modern rules (the differences section says so)."""
-    intro = next((n for n in nodes if n.id.endswith("differences/p-01")), None)
-    if intro is None:
-        return []
-    return [
-        Fact(n.id, "differs_from", format_id("general"), intro.id, "document")
-        for n in nodes
-        if n.type == "Rule"
-    ]
-
-
-def _dedupe(facts: list[Fact]) -> list[Fact]:
+def dedupe(facts: list[Fact]) -> list[Fact]:
     seen: set[tuple[str, str, str, str | None]] = set()
     out = []
     for f in facts:

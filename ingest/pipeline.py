@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -10,18 +9,13 @@ from ingest.candidates import Candidate, candidates
 from ingest.claims import load_claims
 from ingest.corpus import SourceDocument, corpus_hash, load_manifest
 from ingest.curated import load_cards, load_glossary
-from ingest.edison import parse_edison
+from ingest.documents import REFINEMENTS, Parser, Refinement
 from ingest.extract import extract
-from ingest.rulings import parse_rulings
-from ingest.tag import parse_tag
 from kb.errors import IngestError
-from kb.formats import format_entries, format_nodes
+from kb.formats import Formats
 from kb.ids import format_id
 from kb.link import Linker
-from kb.model import TEXT_TYPES, Fact, Node, ParsedDocument
-
-Parser = Callable[[str, str, str, str], ParsedDocument]
-PARSERS: dict[str, Parser] = {"edison": parse_edison, "rulings": parse_rulings, "tag": parse_tag}
+from kb.model import TEXT_TYPES, Fact, Node
 
 
 @dataclass
@@ -29,6 +23,7 @@ class Corpus:
     """Everything a build produces before it becomes a graph."""
 
     documents: list[SourceDocument]
+    formats: Formats
     nodes: list[Node]
     facts: list[Fact]
     corpus_hash: str
@@ -37,33 +32,51 @@ class Corpus:
 
 def ingest_corpus(corpus_dir: Path) -> Corpus:
     """Parse, link and extract the whole corpus; raises IngestError naming any bad input."""
-    docs = load_manifest(corpus_dir)
+    manifest = load_manifest(corpus_dir)
+    docs, formats = manifest.documents, manifest.formats
     cards = load_cards(corpus_dir / "cards.yaml")
     glossary = load_glossary(corpus_dir / "glossary.yaml")
-    linker = Linker([*cards.entries, *glossary.entries, *format_entries()])
-    nodes: list[Node] = [*format_nodes(), *glossary.nodes, *cards.nodes]
+    linker = Linker([*cards.entries, *glossary.entries, *formats.entries()])
+    nodes: list[Node] = [*formats.nodes(), *glossary.nodes, *cards.nodes]
     facts: list[Fact] = [*glossary.facts, *cards.facts]
     unlinked: list[Candidate] = []
     for doc in docs:
-        parser = PARSERS.get(doc.id)
-        if parser is None:
-            raise IngestError(
-                str(corpus_dir / "manifest.yaml"), f"no parser for document {doc.id!r}"
-            )
-        parsed = parser(doc.id, doc.text, doc.title_pt, doc.title_en)
-        extra_nodes, extra_facts = extract(parsed, linker)
+        refinement = _refinement(doc, corpus_dir)
+        parse = refinement.parse or _default_parser()
+        parsed = parse(doc.id, doc.text, doc.title_pt, doc.title_en)
+        extra_nodes, extra_facts = extract(parsed, linker, refinement.extract)
         doc_nodes = [*parsed.nodes, *extra_nodes]
         nodes += doc_nodes
         facts += [*parsed.facts, *extra_facts]
         facts.append(Fact(doc.id, "applies_in", format_id(doc.format), doc.id, "document"))
         unlinked += _unlinked(doc_nodes, linker)
     facts += _inferred(nodes, facts)
-    claim_nodes, claim_facts = load_claims(corpus_dir / "claims", docs, nodes, linker)
+    claim_nodes, claim_facts = load_claims(corpus_dir / "claims", docs, nodes, linker, formats.ids)
     nodes += claim_nodes
     facts += claim_facts
     _check_unique(nodes, corpus_dir)
     _check_references(nodes, facts, corpus_dir)
-    return Corpus(docs, nodes, facts, corpus_hash(corpus_dir), unlinked)
+    return Corpus(docs, formats, nodes, facts, corpus_hash(corpus_dir), unlinked)
+
+
+def _default_parser() -> Parser:
+    from ingest.default_parser import parse_document
+
+    return parse_document
+
+
+def _refinement(doc: SourceDocument, corpus_dir: Path) -> Refinement:
+    """The document's registered refinement (its manifest `parser`), or none: the default."""
+    if doc.parser is None:
+        return Refinement()
+    found = REFINEMENTS.get(doc.parser)
+    if found is None:
+        raise IngestError(
+            str(corpus_dir / "manifest.yaml"),
+            f"document {doc.id!r}: unknown parser {doc.parser!r} (field parser; registered: "
+            f"{', '.join(sorted(REFINEMENTS))}; leave it out for the default parser)",
+        )
+    return found
 
 
 def _unlinked(nodes: list[Node], linker: Linker) -> list[Candidate]:

@@ -4,83 +4,114 @@ from __future__ import annotations
 
 from typing import Any
 
+from kb.formats import Formats
 from kb.graph import KnowledgeGraph
-from kb.question import Question, detect_format, detect_lang, is_yes_no
+from kb.question import Question, read_question
 from kb.reason import Decision, Step
-from kb.reason.chain import decide_chain, decide_resolution
-from kb.reason.claims import ClaimReader
-from kb.reason.damage import decide_damage_step
-from kb.reason.lp_cost import decide_lp_cost
-from kb.reason.segoc import decide_segoc
-from kb.reason.statement import best_clause, contradicts, question_negated
-from kb.reason.summon import decide_summon, decide_summon_kind
+from kb.reason.claims import CLAIM_MIN, ClaimMatch, ClaimReader
+from kb.reason.registry import enabled
+from kb.reason.statement import Clause, best_clause, contradicts, question_negated
 from kb.scope import Vocabulary, uncovered_topic
 from kb.search import Hit, SearchIndex, SearchOptions
 
 MIN_SUPPORT = 0.80  # below this alignment score nothing in the KB decides the question
 MIN_DENSE = 0.82  # cosine of the best hit under which the question is out of scope
+# A sentence of a document without curated claims decides over another document's claim when it
+# aligns at least this much better with the question (claims were written for some documents
+# only: a document without them must still be able to answer). A document with claims speaks
+# through them.
+PASSAGE_OVER_CLAIM = 0.0
 
 
 def _not_covered(topic_en: str, topic_pt: str) -> Decision:
     return Decision(
-        None,
-        [],
-        f"No ruling found in the knowledge base: its rule documents do not cover {topic_en}.",
-        f"Nenhuma regra encontrada na base de conhecimento: seus documentos de regras não "
-        f"tratam de {topic_pt}.",
-        0.05,
-        [],
-        "none",
+        verdict=None,
+        steps=[],
+        summary_en=f"No ruling found in the knowledge base: its rule documents do not cover {topic_en}.",
+        summary_pt=f"Nenhuma regra encontrada na base de conhecimento: seus documentos de regras "
+        f"não tratam de {topic_pt}.",
+        confidence=None,
+        reasoner="none",
     )
 
 
 class Answerer:
-    """Composes reasoners and retrieval into the /ask contract."""
+    """Composes reasoners, claims and retrieval into the /ask contract."""
 
-    def __init__(self, kg: KnowledgeGraph, index: SearchIndex, documents: dict[str, str]) -> None:
+    def __init__(
+        self,
+        kg: KnowledgeGraph,
+        index: SearchIndex,
+        documents: dict[str, str],
+        formats: Formats | None = None,
+    ) -> None:
         self.kg = kg
         self.index = index
         self.documents = documents
-        self.claims = ClaimReader(kg, index)
-        self.vocabulary = Vocabulary.of(kg)
-
-    def parse(self, text: str, fmt: str | None) -> Question:
-        mentions = self.index.linker.link(text, fuzzy=True)
-        return Question(
-            text, detect_lang(text), detect_format(text, mentions, fmt), is_yes_no(text), mentions
+        self.formats = formats if formats is not None else Formats.of_nodes(kg.of_type("Format"))
+        self.claims = ClaimReader(kg, index, self.formats)
+        self.vocabulary = Vocabulary.of(kg, self.formats)
+        self.reasoners = enabled(kg)
+        self.claimed_documents = frozenset(
+            n.span.document for n in kg.of_type("Claim") if n.span is not None
         )
 
+    def read(self, text: str, fmt: str | None) -> Question:
+        return read_question(text, fmt, self.index.linker, self.formats)
+
     def answer(self, text: str, fmt: str | None, k: int) -> dict[str, Any]:
-        q = self.parse(text, fmt)
-        entities = [m.entity for m in q.mentions if not m.entity.startswith("format/")]
+        q = self.read(text, fmt)
         hits = self.index.search(text, SearchOptions(k=max(k, 8), format=q.format), q.mentions)
-        topic = uncovered_topic(text)
+        own = q.format is not None and q.format != self.formats.base
+        topic = uncovered_topic(text, own) or self._uncovered_format(q)
         if topic is not None:
             return self._compose(q, _not_covered(*topic), hits, k)
         unclear = self._not_understood(q)
         if unclear is not None:
             return self._compose(q, unclear, hits, k)
-        decision = self._reason(q, entities) if q.yes_no else None
+        decision = self._reason(q) if q.yes_no else None
         if decision is None and not self._unknown(q):
-            decision = self.claims.decide(q.text, q.mentions, q.format, q.yes_no)
+            decision = self._claim_or_passage(q, hits)
         if decision is None:
-            decision = self._from_statements(q, entities, hits)
+            decision = self._from_statements(q, self._clause(q, hits), hits)
         return self._compose(q, decision, hits, k)
 
-    def _reason(self, q: Question, entities: list[str]) -> Decision | None:
-        for reasoner in (
-            lambda: decide_summon(self.kg, q.text, entities, q.lang),
-            lambda: decide_summon_kind(self.kg, entities, q.lang),
-            lambda: decide_damage_step(self.kg, q.text, q.mentions, q.format),
-            lambda: decide_segoc(self.kg, q.text, q.format),
-            lambda: decide_lp_cost(self.kg, q.text, q.mentions, q.format),
-            lambda: decide_resolution(self.kg, q.text, q.mentions, q.lang),
-            lambda: decide_chain(self.kg, q.text, q.mentions, q.lang),
-        ):
-            decision = reasoner()
+    def _uncovered_format(self, q: Question) -> tuple[str, str] | None:
+        """A format the manifest declares but no document defines: its rules are not covered."""
+        spec = self.formats.get(q.format)
+        if spec is None or spec.covered:
+            return None
+        return f"{spec.label_en} rules", f"regras de {spec.label_pt}"
+
+    def _reason(self, q: Question) -> Decision | None:
+        for reasoner in self.reasoners:
+            decision = reasoner.decide(self, q)
             if decision is not None:
                 return decision
         return None
+
+    def _clause(self, q: Question, hits: list[Hit]) -> Clause | None:
+        base = self.formats.base
+        scoped = [h for h in hits if q.format is None or h.format in (q.format, base)]
+        return best_clause(self.index, q.text, q.entities, scoped) if scoped else None
+
+    def _claim_or_passage(self, q: Question, hits: list[Hit]) -> Decision | None:
+        """The best-aligned claim decides when it aligns closely, unless a passage of another
+        document aligns better: then that passage decides (a document without claims answers)."""
+        ranked = self.claims.rank(q.text, q.mentions, q.format)
+        if not ranked or ranked[0].score < CLAIM_MIN:
+            return None
+        clause = self._clause(q, hits)
+        if clause is not None and self._passage_wins(clause, ranked[0]):
+            return self._from_statements(q, clause, hits)
+        return self.claims.decide_ranked(ranked, q.format, q.yes_no)
+
+    def _passage_wins(self, clause: Clause, claim: ClaimMatch) -> bool:
+        span = clause.hit.node.span
+        claim_span = claim.node.span
+        if span is None or claim_span is None or span.document in self.claimed_documents:
+            return False
+        return clause.score >= claim.score + PASSAGE_OVER_CLAIM
 
     def _in_scope(self, hits: list[Hit]) -> bool:
         return (bool(hits) and max(h.scores["dense"] for h in hits) >= MIN_DENSE) or any(
@@ -93,21 +124,18 @@ class Answerer:
             return None
         en, pt = said
         return Decision(
-            None,
-            [],
-            f"No ruling found in the knowledge base. {en}",
-            f"Nenhuma regra encontrada na base de conhecimento. {pt}",
-            0.0,
-            [],
-            "none",
+            verdict=None,
+            steps=[],
+            summary_en=f"No ruling found in the knowledge base. {en}",
+            summary_pt=f"Nenhuma regra encontrada na base de conhecimento. {pt}",
+            confidence=None,
+            reasoner="none",
         )
 
     def _unknown(self, q: Question) -> bool:
         return self.vocabulary.unknown(q.text, q.mentions)
 
-    def _from_statements(self, q: Question, entities: list[str], hits: list[Hit]) -> Decision:
-        scoped = [h for h in hits if q.format is None or h.format in (q.format, "general")]
-        clause = best_clause(self.index, q.text, entities, scoped) if scoped else None
+    def _from_statements(self, q: Question, clause: Clause | None, hits: list[Hit]) -> Decision:
         if (
             self._unknown(q)
             or clause is None
@@ -115,18 +143,25 @@ class Answerer:
             or not self._in_scope(hits)
         ):
             return Decision(
-                None,
-                [],
-                "No ruling found in the knowledge base for this question.",
-                "Nenhuma regra encontrada na base de conhecimento para esta pergunta.",
-                0.1,
-                [],
-                "none",
+                verdict=None,
+                steps=[],
+                summary_en="No ruling found in the knowledge base for this question.",
+                summary_pt="Nenhuma regra encontrada na base de conhecimento para esta pergunta.",
+                confidence=None,
+                reasoner="none",
             )
         src = clause.hit.node.id
         step = Step(f"Deciding statement: {clause.text}", f"Trecho decisivo: {clause.text}", src)
         if not q.yes_no:
-            return Decision(None, [step], clause.text, clause.text, 0.5, [src], "statement")
+            return Decision(
+                verdict=None,
+                steps=[step],
+                summary_en=clause.text,
+                summary_pt=clause.text,
+                confidence=None,
+                sources=[src],
+                reasoner="statement",
+            )
         positive = not clause.negative
         if contradicts(q.text, clause.text):
             positive = not positive
@@ -136,7 +171,15 @@ class Answerer:
         en = f"{'Yes' if positive else 'No'}. According to the rules: “{clause.text}”"
         pt = f"{'Sim' if positive else 'Não'}. Segundo as regras: “{clause.text}”"
         conf = round(min(0.75, max(0.3, clause.score - 0.25)), 2)
-        return Decision(verdict, [step], en, pt, conf, [src], "statement")
+        return Decision(
+            verdict=verdict,
+            steps=[step],
+            summary_en=en,
+            summary_pt=pt,
+            confidence=conf,
+            sources=[src],
+            reasoner="statement",
+        )
 
     def _citable(self, node_id: str) -> str:
         """A card entry of a summon list is cited as its whole list item (the sentence)."""

@@ -25,6 +25,7 @@ class KnowledgeGraph:
         for f in facts:
             self._facts.append(f)
             self.g.add_edge(f.subject, f.object, key=len(self._facts) - 1, predicate=f.predicate)
+        self._by_predicate: dict[str, list[Fact]] | None = None
         self._children: dict[str, list[str]] = {}
         for n in self._nodes.values():
             if n.parent is not None:
@@ -73,6 +74,46 @@ class KnowledgeGraph:
     def document_of(self, node_id: str) -> str | None:
         n = self._nodes[node_id]
         return n.span.document if n.span else None
+
+    def format_of(self, node_id: str) -> str | None:
+        """The format (id without `format/`) a node applies in: its own or its nearest
+        ancestor's `applies_in`, else its document's."""
+        for nid in (node_id, *self.ancestors(node_id)):
+            for f in self.out(nid, "applies_in"):
+                return f.object.removeprefix("format/")
+        doc = self.document_of(node_id)
+        if doc is not None and doc in self._nodes and doc != node_id:
+            return self.format_of(doc)
+        return None
+
+    def rules_about(self, concept: str, fmt: str | None = None) -> list[Node]:
+        """Rules and Sections `about` a concept that apply in `fmt` (any format when None), in
+        document order; Rules before Sections."""
+        ids = dict.fromkeys(
+            f.subject
+            for f in self.into(concept, "about")
+            if f.subject in self._nodes and self._nodes[f.subject].type in ("Rule", "Section")
+        )
+        found = [self._nodes[i] for i in ids]
+        if fmt is not None:
+            found = [n for n in found if self.format_of(n.id) == fmt]
+        return sorted(
+            found,
+            key=lambda n: (
+                n.type != "Rule",
+                n.span.document if n.span else "",
+                n.span.start if n.span else 0,
+            ),
+        )
+
+    def with_predicate(self, predicate: str) -> list[Fact]:
+        """Every fact of one predicate."""
+        if self._by_predicate is None:
+            index: dict[str, list[Fact]] = {}
+            for f in self._facts:
+                index.setdefault(f.predicate, []).append(f)
+            self._by_predicate = index
+        return self._by_predicate.get(predicate, [])
 
     # --- facts -----------------------------------------------------------------------------
     @property

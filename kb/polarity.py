@@ -14,9 +14,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from kb.negation import FLIP_NEGATORS
+
 _W = r"(?<!\w)"  # word start ("-NÃO PODEM" is a list item's negation)
 _E = r"(?![\w-])"  # word end (a hyphen continues the word: "não-inerente" is no negation)
-_NEGATION = re.compile(_W + r"(não|nem|nenhum|nenhuma|nunca|jamais)" + _E, re.IGNORECASE)
+_NEGATION = FLIP_NEGATORS
 # Negation words that do not negate the sentence: "a não ser" (unless), "ou não" (or not).
 _NOT_NEGATION = re.compile(r"\ba não ser\b|\bou não\b|\(mas não [^)]*\)", re.IGNORECASE)
 _VERBS = (

@@ -5,8 +5,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from kb.analysis import analyse
+from kb.formats import Formats
 from kb.ids import fold
-from kb.link import Mention
+from kb.link import Linker, Mention
 
 # Open (non yes/no) questions: a question word at the start (after an optional "No Edison," /
 # "Tag Duel:" prefix), or an interrogative phrase anywhere.
@@ -52,45 +54,75 @@ _PT = re.compile(
 _EN = re.compile(
     r"\b(the|can|does|is|my|i|of|to|in|when|what|who|which|how|chain|player|card|if|it|an|and|do|be)\b"
 )
-_TAG_WORDS = re.compile(
-    r"\b(tag|duelista [12][ab]|[12][ab]|companheiro de equipe|teammate|team|equipe|dupla|2v2|2 vs 2|parceiro|partner)\b"
-)
-_EDISON_WORDS = re.compile(r"\bedison\b")
-_CURRENT_WORDS = re.compile(
-    r"\b(current|currently|atual|atuais|atualmente|modern|moderno|moderna|nowadays|"
-    r"hoje em dia|today|latest|mais recente)\b"
-)
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number the question gives, with what it counts when a unit follows ("3 turnos")."""
+
+    value: int
+    unit: str | None
 
 
 @dataclass(frozen=True)
 class Question:
-    """A question as read: its text, language, format, whether yes/no, linked entities."""
+    """A question read once: everything reasoners look at, so none re-reads the raw text.
+
+    `folded` is the lowercase accent-free text; `asking` the asking sentence without its
+    conditions ("if …", "quando …"); `negated` whether that clause is negative (pt/en lexicon of
+    `kb.negation`); `numbers` the numbers with their units; `mentions` the linked cards,
+    concepts and formats; `format` the one given, named or implied (`kb.formats`)."""
 
     text: str
     lang: str
     format: str | None
     yes_no: bool
     mentions: list[Mention]
+    folded: str = ""
+    tokens: tuple[str, ...] = ()
+    stems: tuple[str, ...] = ()
+    numbers: tuple[Quantity, ...] = ()
+    negated: bool = False
+    asking: str = ""
+    format_given: bool = False
+
+    @property
+    def entities(self) -> list[str]:
+        """The linked entities that are not formats, in order of mention."""
+        return [m.entity for m in self.mentions if not m.entity.startswith("format/")]
+
+    @property
+    def cards(self) -> list[str]:
+        return list(dict.fromkeys(e for e in self.entities if e.startswith("card/")))
+
+
+def read_question(
+    text: str, given_format: str | None, linker: Linker, formats: Formats
+) -> Question:
+    """Read a question once: language, format, yes/no, mentions, tokens, numbers, negation."""
+    from kb.reason.statement import main_clause, quantities, question_negated
+
+    mentions = linker.link(text, fuzzy=True)
+    folded = fold(text)
+    return Question(
+        text=text,
+        lang=detect_lang(text),
+        format=given_format or formats.detect(text, mentions),
+        yes_no=is_yes_no(text),
+        mentions=mentions,
+        folded=folded,
+        tokens=tuple(re.findall(r"[\w'-]+", folded)),
+        stems=tuple(analyse(text)),
+        numbers=tuple(Quantity(n, u) for n, u in quantities(folded)),
+        negated=question_negated(text),
+        asking=main_clause(text),
+        format_given=given_format is not None,
+    )
 
 
 def detect_lang(text: str) -> str:
     q = fold(text)
     return "pt" if len(_PT.findall(q)) >= len(_EN.findall(q)) else "en"
-
-
-def detect_format(text: str, mentions: list[Mention], given: str | None) -> str | None:
-    if given:
-        return given
-    q = fold(text)
-    if _EDISON_WORDS.search(q) or any(m.entity == "format/edison" for m in mentions):
-        return "edison"
-    if _TAG_WORDS.search(q) or any(
-        m.entity in ("format/tag", "concept/tag-duel") for m in mentions
-    ):
-        return "tag"
-    if _CURRENT_WORDS.search(q):
-        return "general"  # today's game: the modern rules, not a 2010 or Tag ruling
-    return None
 
 
 _AUX = re.compile(

@@ -1,9 +1,9 @@
 """What the knowledge base does not cover, said up front.
 
-The corpus is three rule documents: Edison Format rules (with its March 2010 F&L list), general
-rulings on summons, chains and spell speeds, and Tag Duel rules. Questions about prices, events,
-deck advice, other games built on the cards, or today's Forbidden & Limited list are outside it,
-whatever cards they name: no passage can decide them, so no verdict is given. Nor can the KB
+The corpus is rule documents, each defining a format the manifest declares. Questions about
+prices, events, deck advice, other games built on the cards, or today's Forbidden & Limited list
+are outside it, whatever cards they name: no passage can decide them, so no verdict is given; so
+are questions about a declared format no document defines (answered in `kb.answer`). Nor can the KB
 rule on a card, word or format it has never seen ("Nibiru", "goat format"): `Vocabulary` knows
 every word of the documents, claims, cards and concepts, and says what a question names outside
 it, or that it names nothing at all.
@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from kb.analysis import STOP_WORDS
+from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.ids import fold
 from kb.link import Mention
@@ -58,7 +59,7 @@ _TOPICS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         "other games and media",
         "outros jogos e mídias",
         re.compile(
-            r"\b(master duel|duel links|rush duel|speed duels?|anime|manga|episodio|episode|"
+            r"\b(master duel|duel links|anime|manga|episodio|episode|"
             r"video ?game|tag force|gems?|secret pack|ranking|ranked|"
             # other card games
             r"mtg|magic the gathering|magic: the gathering|mana|planeswalker|pokemon|hearthstone|"
@@ -69,9 +70,9 @@ _TOPICS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         "the current Forbidden & Limited list",
         "a Lista de Proibidos e Limitados atual",
         re.compile(
-            # The Edison Format's own (March 2010) list is covered: comparing it with today's is
-            # a question about Edison.
-            r"^(?!.*\bedison\b).*?(?:"
+            # A format's own list (e.g. a historical format's) is covered: comparing it with
+            # today's is a question about that format (see `uncovered_topic`).
+            r"^.*?(?:"
             r"\b(current|atual|atualmente|hoje|today|nowadays|now|agora|latest|mais recente)\b"
             r"[^?]*\b(banned|banida|banido|forbidden|proibid\w*|limited|limitad\w*|banlist|"
             r"ban list|f&l|lista)\b"
@@ -82,13 +83,20 @@ _TOPICS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
 )
 
 
-def uncovered_topic(question: str) -> tuple[str, str] | None:
-    """(en, pt) name of a topic the knowledge base does not cover, if the question is about one."""
+def uncovered_topic(question: str, own_format: bool = False) -> tuple[str, str] | None:
+    """(en, pt) name of a topic the knowledge base does not cover, if the question is about one.
+    `own_format`: the question is about a format other than today's rules, whose own list the
+    KB may state (today's list is then no topic of the question)."""
     q = fold(question)
     for en, pt, pattern in _TOPICS:
+        if own_format and en == _CURRENT_LIST:
+            continue
         if pattern.search(q):
             return en, pt
     return None
+
+
+_CURRENT_LIST = "the current Forbidden & Limited list"
 
 
 # A run of capitalised words (a card name) that links to nothing: the KB does not know that card.
@@ -120,10 +128,10 @@ _STARTERS = frozenset(
 # A capitalised word (a name) and a "<name> format" / "formato <name>" phrase.
 _CAPITALISED = re.compile(r"(?<![\w'-])[A-ZÀ-Ý][\w'-]{3,}")
 _FORMAT_NAME = re.compile(r"\b([a-z0-9]+)[ -]format\b|\bformato (?:de |do )?([a-z0-9]+)\b")
+# Words before "format" / after "formato" that name no format (the declared formats' own names
+# are added from the manifest).
 _KNOWN_FORMAT_WORDS = frozenset(
     [
-        "edison",
-        "tag",
         "atual",
         "current",
         "tcg",
@@ -264,10 +272,11 @@ class Vocabulary:
     """What the KB knows by name: every word of its documents, claims, cards and concepts."""
 
     words: frozenset[str] = field(default_factory=frozenset)
+    format_words: frozenset[str] = field(default_factory=frozenset)
 
     @classmethod
-    def of(cls, kg: KnowledgeGraph) -> Vocabulary:
-        return cls(vocabulary(kg))
+    def of(cls, kg: KnowledgeGraph, formats: Formats) -> Vocabulary:
+        return cls(vocabulary(kg), formats.known_words())
 
     def unknown_names(self, text: str, mentions: list[Mention]) -> list[str]:
         """Capitalised multi-word names in the question that link to no entity."""
@@ -294,7 +303,7 @@ class Vocabulary:
                 out.append(m.group(0))
         for m in _FORMAT_NAME.finditer(fold(text)):
             name = m.group(1) or m.group(2)
-            if name not in _KNOWN_FORMAT_WORDS:
+            if name not in _KNOWN_FORMAT_WORDS and name not in self.format_words:
                 out.append(m.group(0))
         return out
 

@@ -14,13 +14,14 @@ from kb.answer import Answerer
 from kb.config import Settings
 from kb.embedding import Embedder
 from kb.errors import InvalidQuery, NotFound
-from kb.formats import format_entries
+from kb.formats import Formats
 from kb.graph import KnowledgeGraph, node_record
 from kb.link import Entry, Linker
 from kb.markup import MARKUPS, write
-from kb.model import FORMATS, RETRIEVABLE_TYPES, Node
+from kb.model import RETRIEVABLE_TYPES, Node
 from kb.quiz import MAX_SEED, QuestionBank, build_bank
 from kb.rdf import iri, namespaces, serialize, to_rdf, vocabulary
+from kb.reason.registry import status
 from kb.render import PageBuilder
 from kb.search import SearchIndex, SearchOptions, hit_json
 from kb.sparql import describe
@@ -30,13 +31,14 @@ if TYPE_CHECKING:
     from kb.adapters.sparql_workers import SparqlEndpoint
 
 
-def linker_for(kg: KnowledgeGraph) -> Linker:
+def linker_for(kg: KnowledgeGraph, formats: Formats | None = None) -> Linker:
     """A linker over the graph's cards and concepts (from their labels and aliases) and formats."""
+    formats = formats if formats is not None else Formats.of_nodes(kg.of_type("Format"))
     entries: list[Entry] = []
     for n in kg.of_type("Card", "Concept"):
         surfaces = [s for s in (n.label_en, n.label_pt, *n.props.get("aliases", [])) if s]
         entries.append(Entry(n.id, n.type, n.label_en or n.label_pt or n.id, tuple(surfaces)))
-    return Linker([*entries, *format_entries()])
+    return Linker([*entries, *formats.entries()])
 
 
 class RulingsService:
@@ -54,7 +56,8 @@ class RulingsService:
         self.artifact = artifact
         self.settings = settings
         self.kg = artifact.graph
-        self.linker = linker_for(self.kg)
+        self.formats = Formats.of_nodes(self.kg.of_type("Format"))
+        self.linker = linker_for(self.kg, self.formats)
         self._rdf_cache: dict[str, str] = {}
         self._rdf_lock = threading.Lock()
         self._rdf_graph: Graph | None = None
@@ -76,13 +79,13 @@ class RulingsService:
             settings.rrf_k,
             claim_vectors,
         )
-        self.answerer = Answerer(self.kg, self.index, artifact.documents)
+        self.answerer = Answerer(self.kg, self.index, artifact.documents, self.formats)
 
     # --- ask -----------------------------------------------------------------------------
     def ask(self, question: str, format: str | None = None, k: int = 5) -> dict[str, Any]:
         """A verdict, the reasoning path and exact citations for a ruling question."""
         text = check_text("question", question, self.settings.max_query_chars)
-        fmt = check_format(format)
+        fmt = check_format(format, self.formats)
         k = check_k(k, self.settings.max_k)
         return self.answerer.answer(text, fmt, k)
 
@@ -93,7 +96,7 @@ class RulingsService:
         """Hybrid search over passages, examples and steps."""
         text = check_text("q", q, self.settings.max_query_chars)
         k = check_k(k, self.settings.max_k)
-        fmt = check_format(format)
+        fmt = check_format(format, self.formats)
         types = check_types(type)
         hits = self.index.search(text, SearchOptions(k=k, format=fmt, types=types))
         return {"query": text, "format": fmt, "hits": [hit_json(h) for h in hits]}
@@ -125,7 +128,19 @@ class RulingsService:
             "concepts": len(self.kg.of_type("Concept")),
             "unlinked_card_mentions": len(unlinked),
             "unlinked": unlinked,
+            "formats": [
+                {"id": f.id, "label_pt": f.label_pt, "label_en": f.label_en, "documents": list(f.documents)}
+                for f in self.formats.specs
+            ],
+            "reasoners": self.reasoner_status(),
         }
+
+    def reasoner_status(self) -> list[dict[str, Any]]:
+        """Every reasoner with whether the loaded KB enables it and what it needs."""
+        return [
+            {"name": r.name, "enabled": r.enabled, "needs": r.needs}
+            for r in status(self.kg, len(self.index.claims))
+        ]
 
     # --- nodes ---------------------------------------------------------------------------
     def resolve(self, node_id: str) -> Node:
@@ -239,7 +254,7 @@ class RulingsService:
         seed: int | None = None,
     ) -> dict[str, Any]:
         """`n` questions with answer keys, explanations and citations; same seed, same quiz."""
-        fmt = check_format(format)
+        fmt = check_format(format, self.formats)
         if seed is None:
             seed = random.SystemRandom().randrange(MAX_SEED + 1)
         return self.question_bank.quiz(fmt, topic or None, n, seed)
@@ -285,11 +300,14 @@ def check_rdf_format(field: str, value: str) -> str:
     return value
 
 
-def check_format(value: str | None) -> str | None:
+def check_format(value: str | None, formats: Formats) -> str | None:
+    """A format the manifest declares (or None)."""
     if value is None or value == "":
         return None
-    if value not in FORMATS:
-        raise InvalidQuery("format", f"unknown format {value!r}; use one of {', '.join(FORMATS)}")
+    if value not in formats:
+        raise InvalidQuery(
+            "format", f"unknown format {value!r}; use one of {', '.join(formats.ids)}"
+        )
     return value
 
 

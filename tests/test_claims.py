@@ -33,6 +33,7 @@ UNITS = [
     ),
     passage("edison/p2", "Outra regra qualquer. Outra regra qualquer."),
 ]
+FORMAT_IDS = ("general", "edison", "tag")
 LINKER = Linker(
     [Entry("concept/draw-phase", "Concept", "Draw Phase", ("Draw Phase", "Fase de Compra"))]
 )
@@ -62,7 +63,7 @@ def write(tmp_path: Path, text: str, name: str = "edison.yaml") -> Path:
 
 
 def test_claims_become_nodes_anchored_to_their_sentence(tmp_path: Path) -> None:
-    nodes, facts = load_claims(write(tmp_path, GOOD), [DOC], UNITS, LINKER)
+    nodes, facts = load_claims(write(tmp_path, GOOD), [DOC], UNITS, LINKER, FORMAT_IDS)
     assert [n.id for n in nodes] == [
         "claim/edison/first-player-draws",
         "claim/edison/current-no-draw",
@@ -85,7 +86,7 @@ def test_claims_become_nodes_anchored_to_their_sentence(tmp_path: Path) -> None:
 
 
 def test_no_claims_directory_is_fine(tmp_path: Path) -> None:
-    assert load_claims(tmp_path / "claims", [DOC], UNITS, LINKER) == ([], [])
+    assert load_claims(tmp_path / "claims", [DOC], UNITS, LINKER, FORMAT_IDS) == ([], [])
 
 
 @pytest.mark.parametrize(
@@ -107,13 +108,13 @@ def test_malformed_claims_name_file_claim_and_line(
     old, new = edit
     assert old in GOOD
     with pytest.raises(IngestError, match=message) as info:
-        load_claims(write(tmp_path, GOOD.replace(old, new, 1)), [DOC], UNITS, LINKER)
+        load_claims(write(tmp_path, GOOD.replace(old, new, 1)), [DOC], UNITS, LINKER, FORMAT_IDS)
     assert "edison.yaml" in str(info.value)
 
 
 def test_claims_file_for_an_unknown_document(tmp_path: Path) -> None:
     with pytest.raises(IngestError, match="no document 'rulez'"):
-        load_claims(write(tmp_path, GOOD, "rulez.yaml"), [DOC], UNITS, LINKER)
+        load_claims(write(tmp_path, GOOD, "rulez.yaml"), [DOC], UNITS, LINKER, FORMAT_IDS)
 
 
 def test_real_claims_cite_exact_slices(kg: KnowledgeGraph, documents: dict[str, str]) -> None:

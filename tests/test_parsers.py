@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 import pytest
 
 from ingest.builder import DocumentBuilder
-from ingest.edison import parse_edison, permission
+from ingest.documents.edison import parse_edison, permission
 from ingest.segment import Segment
-from ingest.tag import parse_tag
+from ingest.documents.tag import parse_tag
 from kb.graph import KnowledgeGraph
 from kb.model import TEXT_TYPES, Node, Span
 

@@ -1,8 +1,22 @@
-"""Reasoners: graph traversals over typed facts that decide a question, each step citing a source."""
+"""Reasoners: graph traversals over typed facts that decide a question, each step citing a source.
+
+Every reasoner has one signature, `(kb, question) -> Decision | None`: `kb` is the loaded knowledge
+(`Knowledge`: the graph, the search index, the formats, the claims), `question` the typed
+`kb.question.Question` read once per question. They are registered in one list
+(`kb.reason.registry.REASONERS`), each with the graph content it needs, so a reasoner whose rule is
+missing from the KB is reported as disabled rather than silently skipped.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal, Protocol
+
+if TYPE_CHECKING:
+    from kb.formats import Formats
+    from kb.graph import KnowledgeGraph
+    from kb.question import Question
+    from kb.search import SearchIndex
 
 
 @dataclass(frozen=True)
@@ -14,6 +28,15 @@ class Step:
     source: str | None
 
 
+@dataclass(frozen=True)
+class Value:
+    """A value an answer states (a number, a step, a player), beside the cited sentence."""
+
+    kind: Literal["number", "step", "player", "text"]
+    value: str | int
+    unit: str | None = None
+
+
 @dataclass
 class Decision:
     """A reasoner's verdict with its steps; `sources` are the passages to cite first."""
@@ -22,6 +45,24 @@ class Decision:
     steps: list[Step]
     summary_en: str
     summary_pt: str
-    confidence: float
+    confidence: float | None
     sources: list[str] = field(default_factory=list)
     reasoner: str = ""
+    value: Value | None = None
+
+
+class Knowledge(Protocol):
+    """What a reasoner may read: the graph, the search index, the declared formats."""
+
+    @property
+    def kg(self) -> KnowledgeGraph: ...
+
+    @property
+    def index(self) -> SearchIndex: ...
+
+    @property
+    def formats(self) -> Formats: ...
+
+
+class Reasoner(Protocol):
+    def __call__(self, kb: Knowledge, question: Question) -> Decision | None: ...

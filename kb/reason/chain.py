@@ -13,7 +13,8 @@ import re
 from kb.graph import KnowledgeGraph
 from kb.ids import concept_id, fold
 from kb.link import Mention
-from kb.reason import Decision, Step
+from kb.question import Question
+from kb.reason import Decision, Knowledge, Step
 from kb.reason.facts import best, label, spell_speed
 from kb.reason.statement import last_sentence, main_clause
 
@@ -32,10 +33,14 @@ _TARGET_MARK = {
 }
 
 
-def decide_chain(
+def decide_chain(kb: Knowledge, q: Question) -> Decision | None:
+    """Decide 'can B be chained to A' for two entities with known spell speeds."""
+    return chain_decision(kb.kg, q.text, q.mentions, q.lang)
+
+
+def chain_decision(
     kg: KnowledgeGraph, question: str, mentions: list[Mention], lang: str
 ) -> Decision | None:
-    """Decide 'can B be chained to A' for two entities with known spell speeds."""
     # The asking clause must be about chaining: not an aside "(sem chain)", not a condition
     # ("if nobody responds, …").
     asked = fold(last_sentence(re.sub(r"\([^)]*\)", " ", question)))
@@ -138,15 +143,26 @@ def _negatable_kinds(kg: KnowledgeGraph, card: str) -> set[str]:
     return kinds
 
 
-def _resolution_rule(kg: KnowledgeGraph) -> str | None:
-    """The passage stating that a chain resolves from the last link down."""
-    for f in kg.into(concept_id("chain-resolution"), "mentions"):
-        if f.subject.startswith("rulings/chain-link/"):
-            return f.subject
-    return None
+def resolution_rule(kg: KnowledgeGraph) -> str | None:
+    """The passage stating that a chain resolves from the last link down: one that mentions
+    chain resolution inside a Rule or Section about Chain Links, of the base rules first."""
+    sections = {n.id for n in kg.rules_about(concept_id("chain-link"))}
+    found = [
+        f.subject
+        for f in kg.into(concept_id("chain-resolution"), "mentions")
+        if any(a in sections for a in kg.ancestors(f.subject))
+    ]
+    base = {n.id for n in kg.of_type("Format") if n.props.get("base")}
+    found.sort(key=lambda s: f"format/{kg.format_of(s)}" not in base)
+    return found[0] if found else None
 
 
-def decide_resolution(
+def decide_resolution(kb: Knowledge, q: Question) -> Decision | None:
+    """Does card X of a described chain resolve?"""
+    return resolution_decision(kb.kg, q.text, q.mentions, q.lang)
+
+
+def resolution_decision(
     kg: KnowledgeGraph, question: str, mentions: list[Mention], lang: str
 ) -> Decision | None:
     """A described chain (cards in the order they were activated): does card X resolve?
@@ -172,7 +188,7 @@ def decide_resolution(
     )
     negated = [False] * len(links)
     steps: list[Step] = []
-    rule = _resolution_rule(kg)
+    rule = resolution_rule(kg)
     steps.append(
         Step(
             "The chain resolves from the last link down to Chain Link 1.",

@@ -16,9 +16,11 @@ from functools import cached_property
 import numpy as np
 
 from kb.analysis import analyse
+from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.link import Mention
 from kb.model import Node
+from kb.question import Question
 from kb.reason import Decision, Step
 from kb.reason.statement import (
     condition_unmet,
@@ -36,11 +38,6 @@ SAME_TOPIC = 0.94  # two claims of different formats disagree only if they say a
 FORMAT_MARGIN = 0.15  # a claim of another format this close to the best one competes with it
 GENERAL_PENALTY = 0.02  # a general claim yields to one of the format asked about
 CARD_BONUS = 0.06  # a claim about the very card the question names
-FORMAT_NAMES = {
-    "edison": ("Edison Format", "Formato Edison"),
-    "tag": ("Tag Duel", "Tag Duel"),
-    "general": ("general rules", "regras gerais"),
-}
 
 
 # Card classes a question can single out; a claim decides only if it names the class too.
@@ -77,9 +74,11 @@ class ClaimMatch:
 class ClaimReader:
     """Matches questions against the curated claims of one graph."""
 
-    def __init__(self, kg: KnowledgeGraph, index: SearchIndex) -> None:
+    def __init__(self, kg: KnowledgeGraph, index: SearchIndex, formats: Formats) -> None:
         self.kg = kg
         self.index = index
+        self.formats = formats
+        self.base = formats.base
         _ = self._meta  # read the claims once at start-up, not on the first question
 
     @cached_property
@@ -107,7 +106,7 @@ class ClaimReader:
         scored: list[tuple[float, int, int]] = []
         for i, (n, info) in enumerate(zip(self.index.claims, self._meta, strict=True)):
             claim_fmt, contrast = n.props["format"], bool(n.props.get("contrast"))
-            if fmt is not None and claim_fmt != fmt and (claim_fmt != "general" or contrast):
+            if fmt is not None and claim_fmt != fmt and (claim_fmt != self.base or contrast):
                 continue  # another format's claim (a contrast drawn by a format's own document)
             if not classes <= info.entities:  # the claim is about other kinds of card
                 continue
@@ -120,7 +119,7 @@ class ClaimReader:
             score = sim + 0.2 * overlap - 0.08 * foreign + 0.1 * shared
             if q_cards & cards:
                 score += CARD_BONUS  # the card the question names is what the claim is about
-            if fmt is not None and claim_fmt == "general" and fmt != "general":
+            if fmt is not None and claim_fmt == self.base and fmt != self.base:
                 score -= GENERAL_PENALTY
             scored.append((score, i, side))
         scored.sort(key=lambda t: -t[0])
@@ -143,10 +142,14 @@ class ClaimReader:
             out.append(ClaimMatch(n, score, statement, truth != q_neg, self._meta[i].source))
         return out
 
-    def decide(
-        self, question: str, mentions: list[Mention], fmt: str | None, yes_no: bool
+    def decide(self, q: Question) -> Decision | None:
+        """The best-aligned claim decides (yes/no from its truth and the question's polarity,
+        or the claim itself for an open question); None below CLAIM_MIN."""
+        return self.decide_ranked(self.rank(q.text, q.mentions, q.format), q.format, q.yes_no)
+
+    def decide_ranked(
+        self, ranked: list[ClaimMatch], fmt: str | None, yes_no: bool
     ) -> Decision | None:
-        ranked = self.rank(question, mentions, fmt)
         if not ranked or ranked[0].score < CLAIM_MIN:
             return None
         top = ranked[0]
@@ -188,8 +191,11 @@ class ClaimReader:
             out.setdefault(info.source, []).append(i)
         return out
 
+    def _names(self, fmt: str) -> tuple[str, str]:
+        return self.formats.label(fmt, "en"), self.formats.label(fmt, "pt")
+
     def _step(self, m: ClaimMatch) -> Step:
-        en_fmt, pt_fmt = FORMAT_NAMES[m.format]
+        en_fmt, pt_fmt = self._names(m.format)
         holds = bool(m.node.props["holds"])
         return Step(
             f"Rule ({en_fmt}): “{m.node.label_en}” — {'holds' if holds else 'does not hold'}.",
@@ -205,7 +211,7 @@ class ClaimReader:
     def _verdict(self, m: ClaimMatch) -> Decision:
         sentence = m.node.text or ""
         yes = m.verdict
-        en_fmt, pt_fmt = FORMAT_NAMES[m.format]
+        en_fmt, pt_fmt = self._names(m.format)
         return Decision(
             "yes" if yes else "no",
             self._steps(m),
@@ -230,7 +236,7 @@ class ClaimReader:
 
     def _disagree(self, matches: list[ClaimMatch]) -> Decision:
         def part(m: ClaimMatch, lang: str) -> str:
-            en_fmt, pt_fmt = FORMAT_NAMES[m.format]
+            en_fmt, pt_fmt = self._names(m.format)
             if lang == "en":
                 return f"{en_fmt}: {'yes' if m.verdict else 'no'} (“{m.node.text}”)"
             return f"{pt_fmt}: {'sim' if m.verdict else 'não'} (“{m.node.text}”)"

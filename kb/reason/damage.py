@@ -1,9 +1,10 @@
-"""Damage Step legality (Edison rule 8): may card X be activated in sub-step N?
+"""Damage Step legality: may card X be activated in the Damage Step, or in its sub-step N?
 
-The card's class comes from its facts (a Counter Trap, a monster whose effect negates activations,
-a Spell/Trap that modifies ATK/DEF …). Rule 8's bullets say which classes may be activated in the
-Damage Step at all; for the ATK/DEF classes, the bullets under each sub-step say in which of the
-seven sub-steps they may. Both are read from the rule's passages in the graph, and cited.
+The rule is found through the graph: a Rule `about` concept/damage-step, in the question's format
+(any format when none is given), whose bullets state `rules_activation` facts (class → allowed in
+the whole step, or per sub-step Step). The card's class comes from its facts (a Counter Trap, a
+monster whose effect negates activations, a Spell/Trap that modifies ATK/DEF …). Each step cites
+the bullet that decides it.
 """
 
 from __future__ import annotations
@@ -12,15 +13,15 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.ids import concept_id, fold
-from kb.link import Mention
 from kb.model import Node
-from kb.reason import Decision, Step
-from kb.reason.facts import child_matching, label, steps_of
+from kb.question import Question
+from kb.reason import Decision, Knowledge, Step
+from kb.reason.facts import label, steps_of
 from kb.reason.statement import question_negated
 
-RULE = "edison/rule-08"
 _DAMAGE = re.compile(
     r"\b(etapa de dano|damage step|damage-step|calculo de dano|damage calculation|"
     r"damage calc|sub-?etapa|sub-?step)\b"
@@ -55,16 +56,13 @@ SUBSTEP_NAMES = {
 
 @dataclass(frozen=True)
 class DamageClass:
-    """A class of card/effect rule 8 speaks about: who belongs, the bullet stating it, and (for the
-    ATK/DEF classes) the sub-step bullet that allows it."""
+    """A class of card/effect a Damage Step rule speaks about: its key (the `class` of the rule's
+    `rules_activation` facts), its names and who belongs."""
 
+    key: str
     en: str
     pt: str
     member: Callable[[KnowledgeGraph, str], bool]
-    bullet: re.Pattern[str]
-    substep_allows: re.Pattern[str] | None = None  # None: the bullet decides every sub-step
-    substep_forbids: re.Pattern[str] | None = None
-    listed: bool = True  # False: the class rule 8 leaves out ("only the following …")
 
 
 def _is(kg: KnowledgeGraph, card: str, concept: str) -> bool:
@@ -83,61 +81,64 @@ def _monster(kg: KnowledgeGraph, card: str) -> bool:
     return _is(kg, card, "monster-card")
 
 
-# In the order rule 8 is applied: the first class a card belongs to decides.
+# In the order the classes are tried: the first class a card belongs to, and that the rule
+# speaks about, decides.
 CLASSES: tuple[DamageClass, ...] = (
     DamageClass(
+        "counter-trap",
         "a Counter Trap",
         "uma Armadilha de Resposta",
         lambda kg, c: _is(kg, c, "counter-trap"),
-        re.compile(r"armadilha de resposta\W+podem ser ativados em qualquer ponto"),
     ),
     DamageClass(
+        "spell-trap-atk-def",
         "a Spell/Trap that modifies ATK/DEF",
         "uma Magia/Armadilha que modifica ATK/DEF",
         lambda kg, c: _spell_trap(kg, c) and _is(kg, c, "atk-def-modifier"),
-        re.compile(r"magia/armadilha que mudam atk/def"),
-        re.compile(r"magias/armadilhas que (modificam|afetam) atk/def (podem|pode)"),
-        re.compile(r"magias/armadilhas que (modificam|afetam) atk/def nao (podem|pode)"),
     ),
     DamageClass(
+        "monster-activation-negation",
         "a monster effect that negates activations",
         "um efeito de monstro que nega ativações",
         lambda kg, c: _monster(kg, c) and _can(kg, c, "activation-negation"),
-        re.compile(r"efeitos de monstro que negam ativacoes"),
     ),
     DamageClass(
+        "monster-atk-def",
         "a monster effect that modifies ATK/DEF",
         "um efeito de monstro que modifica ATK/DEF",
         lambda kg, c: _monster(kg, c) and _is(kg, c, "atk-def-modifier"),
-        re.compile(r"efeitos rapidos / efeitos continuos que modificam diretamente o atk/def"),
-        re.compile(r"efeitos rapidos\b.*(modificam|afetam) atk/def (podem|pode)"),
     ),
     DamageClass(
+        "monster-effect-negation",
         "a monster effect that only negates effects",
         "um efeito de monstro que só nega efeitos",
         lambda kg, c: _monster(kg, c) and _can(kg, c, "effect-negation"),
-        re.compile(r"efeitos de monstro que somente negam os efeitos"),
     ),
     DamageClass(
+        "spell-trap-activation-negation",
         "a Spell Speed 2 Spell/Trap that negates activations",
         "uma Magia/Armadilha de Velocidade 2 que nega ativações",
         lambda kg, c: _spell_trap(kg, c) and _can(kg, c, "activation-negation"),
-        re.compile(r"velocidade de magia 2\W+que negam ativacoes"),
     ),
     DamageClass(
+        "spell-trap-effect-negation",
         "a Spell Speed 2 Spell/Trap that negates effects",
         "uma Magia/Armadilha de Velocidade 2 que nega efeitos",
         lambda kg, c: _spell_trap(kg, c) and _can(kg, c, "effect-negation"),
-        re.compile(r"velocidade de magia 2\W+que negam efeitos"),
     ),
     DamageClass(
+        "spell-trap-unlisted",
         "a Spell/Trap the rule does not list",
         "uma Magia/Armadilha que a regra não lista",
         _spell_trap,
-        re.compile(r"apenas os seguintes cards/efeitos podem ser ativados"),
-        listed=False,
     ),
 )
+DAMAGE_STEP = concept_id("damage-step")
+
+
+def damage_rules(kg: KnowledgeGraph, fmt: str | None) -> list[Node]:
+    """Rules about the Damage Step (in `fmt`, or any) that say which classes may be activated."""
+    return [n for n in kg.rules_about(DAMAGE_STEP, fmt) if kg.into(n.id, "rules_activation")]
 
 
 def substep_of(question: str) -> int | None:
@@ -149,36 +150,48 @@ def substep_of(question: str) -> int | None:
     return None
 
 
-def decide_damage_step(
-    kg: KnowledgeGraph, question: str, mentions: list[Mention], fmt: str | None
-) -> Decision | None:
+def decide_damage_step(kb: Knowledge, q: Question) -> Decision | None:
     """May the one card the question names be activated in the Damage Step (or a sub-step)?"""
+    return damage_decision(kb.kg, kb.formats, q.text, q.cards, q.format)
+
+
+def damage_decision(
+    kg: KnowledgeGraph, formats: Formats, question: str, cards: list[str], fmt: str | None
+) -> Decision | None:
     q = fold(question)
-    if fmt not in (None, "edison") or RULE not in kg:
+    if not (_DAMAGE.search(q) and _ACTIVATE.search(q)) or len(cards) != 1:
         return None
-    if not (_DAMAGE.search(q) and _ACTIVATE.search(q)):
+    rules = damage_rules(kg, fmt)
+    if not rules:
         return None
-    cards = list(dict.fromkeys(m.entity for m in mentions if m.entity.startswith("card/")))
-    if len(cards) != 1:
-        return None
+    rule = rules[0]
     card = cards[0]
-    cls = next((c for c in CLASSES if c.member(kg, card)), None)
+    whole = {f.props.get("class"): f for f in kg.into(rule.id, "rules_activation")}
+    cls = next((c for c in CLASSES if c.key in whole and c.member(kg, card)), None)
     if cls is None:
         return None
-    bullet = child_matching(kg, RULE, cls.bullet)
-    if bullet is None:
-        return None
-    wanted = substep_of(question)
-    allowed: dict[int, Node | None] = {}  # sub-step → the bullet allowing it there
-    if cls.substep_allows is None:
-        text = fold(bullet.text or "")
-        legal = cls.listed and "qualquer ponto" in text and not re.search(r"\bnao pode", text)
-        allowed = {n: bullet for n in SUBSTEP_NAMES} if legal else {}
+    rule_fact = whole[cls.key]
+    bullet = kg.node(rule_fact.subject)
+    per_step = rule_fact.props.get("allowed") is None
+    substeps = steps_of(kg, rule.id)
+    allowed: dict[int, Node] = {}  # sub-step → the bullet allowing it there
+    forbidding: dict[int, Node] = {}
+    if not per_step:
+        if rule_fact.props.get("allowed"):
+            allowed = dict.fromkeys(SUBSTEP_NAMES, bullet)
     else:
-        for step in steps_of(kg, RULE):
-            found = child_matching(kg, step.id, cls.substep_allows)
-            if found is not None and step.order is not None:
-                allowed[step.order] = found
+        for step in substeps:
+            for f in kg.into(step.id, "rules_activation"):
+                if f.props.get("class") != cls.key or step.order is None:
+                    continue
+                target = allowed if f.props.get("allowed") else forbidding
+                target.setdefault(step.order, kg.node(f.subject))
+    rule_fmt = kg.format_of(rule.id)
+    fmt_en, fmt_pt = formats.label(rule_fmt, "en"), formats.label(rule_fmt, "pt")
+    number = rule.props.get("number")
+    rule_en = f"{fmt_en} rule {number}" if number else f"{fmt_en}: {rule.label_en or rule.label_pt}"
+    rule_pt = f"Regra {number} ({fmt_pt})" if number else f"{fmt_pt}: {rule.label_pt}"
+    wanted = substep_of(question)
     yes = (wanted in allowed) if wanted is not None else bool(allowed)
     if question_negated(question):
         yes = not yes
@@ -190,14 +203,14 @@ def decide_damage_step(
             None,
         ),
         Step(
-            f"Edison rule 8 on {cls.en}: {bullet.text}",
-            f"Regra 8 do Edison sobre {cls.pt}: {bullet.text}",
+            f"{rule_en} on {cls.en}: {bullet.text}",
+            f"{rule_pt} sobre {cls.pt}: {bullet.text}",
             bullet.id,
         ),
     ]
     sources = [bullet.id]
     where_en = ", ".join(str(n) for n in sorted(allowed)) or "none"
-    if cls.substep_allows is not None:
+    if per_step:
         steps.append(
             Step(
                 f"Sub-steps whose rules allow it: {where_en}.",
@@ -206,13 +219,7 @@ def decide_damage_step(
             )
         )
         if wanted is not None:
-            step_node = next((s for s in steps_of(kg, RULE) if s.order == wanted), None)
-            forbidding = (
-                child_matching(kg, step_node.id, cls.substep_forbids)
-                if step_node is not None and cls.substep_forbids is not None
-                else None
-            )
-            cited = allowed.get(wanted) or forbidding
+            cited = allowed.get(wanted) or forbidding.get(wanted)
             if cited is not None:
                 sources.insert(0, cited.id)
                 steps.append(
@@ -228,13 +235,21 @@ def decide_damage_step(
     may = wanted in allowed if wanted is not None else bool(allowed)
     verdict = "yes" if yes else "no"
     en = (
-        f"{'Yes' if yes else 'No'} (Edison Format). {name_en} is {cls.en}: "
+        f"{'Yes' if yes else 'No'} ({fmt_en}). {name_en} is {cls.en}: "
         f"it {'may' if may else 'may not'} be activated {when_en}"
-        + (f" (allowed in sub-steps: {where_en})." if cls.substep_allows is not None else ".")
+        + (f" (allowed in sub-steps: {where_en})." if per_step else ".")
     )
     pt = (
-        f"{'Sim' if yes else 'Não'} (Formato Edison). {name_pt} é {cls.pt}: "
+        f"{'Sim' if yes else 'Não'} ({fmt_pt}). {name_pt} é {cls.pt}: "
         f"{'pode' if may else 'não pode'} ser ativado(a) {when_pt}"
-        + (f" (permitido nas sub-etapas: {where_en})." if cls.substep_allows is not None else ".")
+        + (f" (permitido nas sub-etapas: {where_en})." if per_step else ".")
     )
-    return Decision(verdict, steps, en, pt, 0.85, sources, "damage-step")
+    return Decision(
+        verdict=verdict,
+        steps=steps,
+        summary_en=en,
+        summary_pt=pt,
+        confidence=0.85,
+        sources=sources,
+        reasoner="damage-step",
+    )

@@ -1,7 +1,8 @@
-"""Life Point costs (Edison rule 10): can I pay it with the LP I have, and what happens if not?
+"""Life Point costs: can I pay it with the LP I have, and what happens if not?
 
-In Edison a cost may not bring your LP to 0: a cost is payable only with more LP than it asks,
-and a card whose maintenance cannot be paid destroys itself. The cost comes from the card's
+The rule is found through the graph: a passage stating a `limits_cost` fact (a cost may not leave
+fewer than `min_remaining` LP; in Edison, a cost may not bring your LP to 0), in the question's
+format or any. A card whose maintenance cannot be paid destroys itself. The cost comes from the card's
 curated `lp_cost` or from the question ("a 1000 LP cost"); the LP from the question.
 """
 
@@ -9,14 +10,16 @@ from __future__ import annotations
 
 import re
 
+from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.ids import fold
 from kb.link import Mention
-from kb.reason import Decision, Step
-from kb.reason.facts import child_matching, label
+from kb.model import Fact
+from kb.question import Question
+from kb.reason import Decision, Knowledge, Step
+from kb.reason.facts import label
 from kb.reason.statement import question_negated
 
-RULE = "edison/rule-10"
 _NUMBER = r"(\d{1,2}[.,]\d{3}|\d+)"
 _UNITS = r"(?:lp|pv|pontos de vida|life points?|de vida)"
 _LP = (
@@ -48,11 +51,25 @@ def _lp(q: str) -> int | None:
     return None
 
 
-def decide_lp_cost(
-    kg: KnowledgeGraph, question: str, mentions: list[Mention], fmt: str | None
+def cost_limits(kg: KnowledgeGraph, fmt: str | None) -> list[Fact]:
+    """The passages limiting what Life Points a cost may leave (`limits_cost`), in `fmt` or any."""
+    return [
+        f for f in kg.with_predicate("limits_cost") if fmt is None or kg.format_of(f.subject) == fmt
+    ]
+
+
+def decide_lp_cost(kb: Knowledge, q: Question) -> Decision | None:
+    """Can I pay card X's (or an N LP) cost with the LP I have, and what happens if not?"""
+    return lp_cost_decision(kb.kg, kb.formats, q.text, q.mentions, q.format)
+
+
+def lp_cost_decision(
+    kg: KnowledgeGraph, formats: Formats, question: str, mentions: list[Mention], fmt: str | None
 ) -> Decision | None:
-    if fmt not in (None, "edison") or RULE not in kg:
+    limits = cost_limits(kg, fmt)
+    if not limits:
         return None
+    limit = limits[0]
     q = fold(question)
     card = next(
         (
@@ -76,7 +93,7 @@ def decide_lp_cost(
             lp = others[0] if others else None
     if lp is None:
         return None
-    payable = lp > cost
+    payable = lp - cost >= int(limit.props.get("min_remaining", 0))
     if _DESTROYED.search(q) and kind == "maintenance":
         yes = not payable
     elif _LOSE.search(q):
@@ -87,16 +104,28 @@ def decide_lp_cost(
         return None
     if question_negated(question):
         yes = not yes
-    rule = child_matching(kg, RULE, r"nao pode pagar custos se isso fizer")
-    if rule is None:
-        return None
-    specific = child_matching(kg, RULE, re.escape(fold(label(kg, card, "pt")))) if card else None
+    rule = kg.node(limit.subject)
+    section = kg.section_of(rule.id)
+    specific = (
+        next(
+            (
+                kg.node(f.subject)
+                for f in kg.into(card, "mentions")
+                if section is not None and section.id in kg.ancestors(f.subject)
+            ),
+            None,
+        )
+        if card
+        else None
+    )
+    rule_fmt = kg.format_of(rule.id)
+    fmt_en, fmt_pt = formats.label(rule_fmt, "en"), formats.label(rule_fmt, "pt")
     name_en = label(kg, card, "en") if card else "The cost"
     name_pt = label(kg, card, "pt") if card else "O custo"
     steps = [
         Step(
-            f"Edison rule 10: a cost cannot reduce your Life Points to 0. {rule.text}",
-            f"Regra 10 do Edison: um custo não pode reduzir seus Pontos de Vida a 0. {rule.text}",
+            f"{fmt_en}: a cost cannot reduce your Life Points to 0. {rule.text}",
+            f"{fmt_pt}: um custo não pode reduzir seus Pontos de Vida a 0. {rule.text}",
             rule.id,
         ),
         Step(
@@ -125,8 +154,8 @@ def decide_lp_cost(
     return Decision(
         "yes" if yes else "no",
         steps,
-        f"{'Yes' if yes else 'No'} (Edison Format): {outcome_en}.",
-        f"{'Sim' if yes else 'Não'} (Formato Edison): {outcome_pt}.",
+        f"{'Yes' if yes else 'No'} ({fmt_en}): {outcome_en}.",
+        f"{'Sim' if yes else 'Não'} ({fmt_pt}): {outcome_pt}.",
         0.85,
         sources,
         "lp-cost",

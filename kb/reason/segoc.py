@@ -1,4 +1,6 @@
-"""SEGOC ordering (Edison rule 7): does effect A go on the chain before effect B?
+"""SEGOC ordering: does effect A go on the chain before effect B?
+
+The rule is a Rule `about` concept/segoc with ordered Steps, in the question's format (or any).
 
 Each side of the question is read as (whose effect, mandatory or optional); the SEGOC steps of the
 graph are read the same way from their text, and the steps' order decides. Within one step the
@@ -9,14 +11,15 @@ from __future__ import annotations
 
 import re
 
+from kb.formats import Formats
 from kb.graph import KnowledgeGraph
-from kb.ids import fold
+from kb.ids import concept_id, fold
 from kb.model import Node
-from kb.reason import Decision, Step
+from kb.question import Question
+from kb.reason import Decision, Knowledge, Step
 from kb.reason.facts import steps_of
 from kb.reason.statement import question_negated
 
-RULE = "edison/rule-07"
 _SIMULTANEOUS = re.compile(
     r"\b(segoc|simultane\w*|ao mesmo tempo|at the same time|mesmo tempo|together|juntos?|"
     r"corrente|chain|cadeia)\b"
@@ -46,17 +49,33 @@ def describe(text: str) -> tuple[str, str] | None:
     return (owner, kind) if owner and kind else None
 
 
-def _steps(kg: KnowledgeGraph) -> dict[tuple[str, str], Node]:
+SEGOC = concept_id("segoc")
+
+
+def segoc_rules(kg: KnowledgeGraph, fmt: str | None) -> list[Node]:
+    """Rules about SEGOC (in `fmt`, or any) with ordered steps."""
+    return [n for n in kg.rules_about(SEGOC, fmt) if _steps(kg, n.id)]
+
+
+def _steps(kg: KnowledgeGraph, rule: str) -> dict[tuple[str, str], Node]:
     out: dict[tuple[str, str], Node] = {}
-    for n in steps_of(kg, RULE):
+    for n in steps_of(kg, rule):
         d = describe(n.text or "")
         if d is not None and d not in out:
             out[d] = n
     return out
 
 
-def decide_segoc(kg: KnowledgeGraph, question: str, fmt: str | None) -> Decision | None:
-    if fmt not in (None, "edison") or RULE not in kg:
+def decide_segoc(kb: Knowledge, q: Question) -> Decision | None:
+    """Does effect A go on the chain before effect B (whose, mandatory/optional)?"""
+    return segoc_decision(kb.kg, kb.formats, q.text, q.format)
+
+
+def segoc_decision(
+    kg: KnowledgeGraph, formats: Formats, question: str, fmt: str | None
+) -> Decision | None:
+    rules = segoc_rules(kg, fmt)
+    if not rules:
         return None
     q = fold(question)
     order = _ORDER.search(q)
@@ -65,7 +84,9 @@ def decide_segoc(kg: KnowledgeGraph, question: str, fmt: str | None) -> Decision
     first, second = describe(q[: order.start()]), describe(q[order.end() :])
     if first is None or second is None:
         return None
-    steps = _steps(kg)
+    steps = _steps(kg, rules[0].id)
+    rule_fmt = kg.format_of(rules[0].id)
+    fmt_en, fmt_pt = formats.label(rule_fmt, "en"), formats.label(rule_fmt, "pt")
     a, b = steps.get(first), steps.get(second)
     if a is None or b is None or a.order is None or b.order is None or a.id == b.id:
         return None
@@ -83,11 +104,11 @@ def decide_segoc(kg: KnowledgeGraph, question: str, fmt: str | None) -> Decision
         ),
     ]
     en = (
-        f"{'Yes' if yes else 'No'} (Edison Format, SEGOC). Step {a.order} ({a.text}) goes on the "
+        f"{'Yes' if yes else 'No'} ({fmt_en}, SEGOC). Step {a.order} ({a.text}) goes on the "
         f"chain {'before' if a.order < b.order else 'after'} step {b.order} ({b.text})."
     )
     pt = (
-        f"{'Sim' if yes else 'Não'} (Formato Edison, SEGOC). O passo {a.order} ({a.text}) entra na "
+        f"{'Sim' if yes else 'Não'} ({fmt_pt}, SEGOC). O passo {a.order} ({a.text}) entra na "
         f"corrente {'antes' if a.order < b.order else 'depois'} do passo {b.order} ({b.text})."
     )
     return Decision("yes" if yes else "no", reasoning, en, pt, 0.85, [a.id, b.id], "segoc")

@@ -13,28 +13,17 @@ from dataclasses import dataclass
 from kb.analysis import analyse
 from kb.ids import fold
 from kb.link import Linker
+from kb.negation import ANY_NEGATION, DOC_NEGATION, NOT_NEGATION_ANY, NOT_NEGATION_DOC
 from kb.search import Hit, SearchIndex
 
-# Negation in the (Portuguese) documents. "No" is the preposition "no" (= in the) in Portuguese.
-_DOC_NEG = re.compile(r"\b(nao|nem|nenhum|nenhuma|nunca|jamais|ilegal|ilegais)\b")
-# "a não ser" (unless), "(mas não a ativação)" (but not …), "ou não" (or not) do not negate.
-_NOT_NEGATION = re.compile(r"\ba nao ser\b|\bmas nao a\b|\(mas nao [^)]*\)|\bou nao\b")
+# The shared pt/en negation lexicon (kb.negation).
+_DOC_NEG = DOC_NEGATION
+_NOT_NEGATION = NOT_NEGATION_DOC
+_QUESTION_NEG = ANY_NEGATION
+_NOT_NEGATION_ANY = NOT_NEGATION_ANY
 # Clauses that state an outcome (a permission, an obligation, a conclusion) decide over set-ups.
 _OUTCOME = re.compile(
     r"\b(pode|podem|podera|poderao|deve|devem|portanto|sendo assim|assim|entao)\b"
-)
-_QUESTION_NEG = re.compile(
-    r"\b(nao|not|never|nunca|nada|nothing|cannot|can't|doesn't|don't|isn't|aren't|won't|"
-    r"nenhum|nenhuma|nem|ninguem|jamais|none|neither|nor|nobody|no one|"
-    # a verb that denies its object: "skips the draw" = "does not draw"
-    r"skips?|skipped|pula|pular|pulam|pulou|"
-    # "illegal" denies a permission: "X is illegal" answers "can I X?" with no
-    r"ilegal|ilegais|illegal)\b"
-)
-# Negation words that do not negate: "whether or not", "ou não", "a não ser", "regardless".
-_NOT_NEGATION_ANY = re.compile(
-    r"\ba nao ser\b|\bmas nao a\b|\(mas nao [^)]*\)|\bou nao\b|\bwhether or not\b|\bor not\b|"
-    r"\bnot only\b|\bnao so\b|\bnao apenas\b"
 )
 
 
@@ -187,6 +176,13 @@ def _counts(text: str) -> dict[str, set[int]]:
         unit = next(u for u, pat in _UNITS.items() if re.fullmatch(pat, m.group("unit")))
         out.setdefault(unit, set()).update(_numbers(m.group("n")))
     return out
+
+
+def quantities(folded: str) -> list[tuple[int, str | None]]:
+    """Every number of a folded text, with the unit it counts when one follows."""
+    counted = {(n, unit) for unit, ns in _counts(folded).items() for n in ns}
+    bare = _numbers(folded) - {n for n, _ in counted}
+    return sorted(counted, key=lambda t: (t[0], t[1] or "")) + [(n, None) for n in sorted(bare)]
 
 
 def _numbers(text: str) -> set[int]:

@@ -10,7 +10,8 @@ import re
 
 from kb.graph import KnowledgeGraph
 from kb.ids import concept_id, fold
-from kb.reason import Decision, Step
+from kb.question import Question
+from kb.reason import Decision, Knowledge, Step
 from kb.reason.facts import best, label
 from kb.reason.statement import main_clause
 
@@ -27,10 +28,14 @@ def _kind_fact(kg: KnowledgeGraph, card: str):  # type: ignore[no-untyped-def]
     return best([f for f in kg.out(card, "summoned_by") if f.object in (INHERENT, NON_INHERENT)])
 
 
-def decide_summon(
+def decide_summon(kb: Knowledge, q: Question) -> Decision | None:
+    """Can card X negate the Special Summon of Y? / Does Y's summon start a chain?"""
+    return summon_decision(kb.kg, q.text, q.entities, q.lang)
+
+
+def summon_decision(
     kg: KnowledgeGraph, question: str, entities: list[str], lang: str
 ) -> Decision | None:
-    """Can card X negate the Special Summon of Y? / Does Y's summon start a chain?"""
     q = fold(question)
     summoned = [e for e in entities if e.startswith("card/") and _kind_fact(kg, e) is not None]
     negators = [e for e in entities if e.startswith("card/") and kg.out(e, "has_capability")]
@@ -171,7 +176,12 @@ def _classes(entity: str) -> list[str]:
     return out
 
 
-def decide_summon_kind(kg: KnowledgeGraph, entities: list[str], lang: str) -> Decision | None:
+def decide_summon_kind(kb: Knowledge, q: Question) -> Decision | None:
+    """Is X's Special Summon inherent (or non-inherent)?"""
+    return summon_kind_decision(kb.kg, q.entities, q.lang)
+
+
+def summon_kind_decision(kg: KnowledgeGraph, entities: list[str], lang: str) -> Decision | None:
     """Is X (a card or a monster class) an inherent / non-inherent Special Summon?"""
     asked = next((e for e in entities if e in (INHERENT, NON_INHERENT)), None)
     if asked is None:

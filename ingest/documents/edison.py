@@ -21,6 +21,7 @@ from ingest.builder import DocumentBuilder
 from ingest.segment import Segment, lines
 from kb.ids import format_id, numbered
 from kb.model import Node, ParsedDocument, Span
+from kb.negation import FORBIDDING
 
 _RULE = re.compile(r"^REGRA DO FORMATO EDISON # (\d+) - (.+)$")
 _SUBSTEP = re.compile(r"^Sub-etapa (\d+) - (.+)$")
@@ -36,7 +37,7 @@ _FL_CATEGORIES = {
 _SITUATION = re.compile(
     r"^• (?:O Jogador|Você|Seu|Sua|Se |Um Monstro|Monstros de Armadilha|Um card|“|\")"
 )
-_FORBIDDEN = re.compile(r"\bNÃO (?:PODE|PODEM|pode|podem|são ativados)\b")
+_FORBIDDEN = FORBIDDING
 _ALLOWED = re.compile(r"\b(?:pode|podem|ativam|aplicam|ativar)\b", re.IGNORECASE)
 
 

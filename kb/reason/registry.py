@@ -1,0 +1,92 @@
+"""The one list of reasoners, in the order they are tried, with the graph content each needs.
+
+A reasoner whose rule or facts are missing from the loaded KB is disabled: `status` reports it
+(in `/health` and `stats`) with what it needs, and the answerer does not call it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from kb.graph import KnowledgeGraph
+from kb.reason import Reasoner
+from kb.reason.chain import decide_chain, decide_resolution, resolution_rule
+from kb.reason.damage import damage_rules, decide_damage_step
+from kb.reason.lp_cost import cost_limits, decide_lp_cost
+from kb.reason.segoc import decide_segoc, segoc_rules
+from kb.reason.summon import decide_summon, decide_summon_kind
+
+
+@dataclass(frozen=True)
+class Registered:
+    """A reasoner, what it reads from the graph, and a test that the graph has it."""
+
+    name: str
+    decide: Reasoner
+    needs: str
+    available: Callable[[KnowledgeGraph], bool]
+
+
+REASONERS: tuple[Registered, ...] = (
+    Registered(
+        "summon-negation",
+        decide_summon,
+        "Special Summon kinds (summoned_by) and what negates them (negatable_by)",
+        lambda kg: bool(kg.with_predicate("summoned_by") and kg.with_predicate("negatable_by")),
+    ),
+    Registered(
+        "summon-kind",
+        decide_summon_kind,
+        "Special Summon kinds of cards (summoned_by)",
+        lambda kg: bool(kg.with_predicate("summoned_by")),
+    ),
+    Registered(
+        "damage-step",
+        decide_damage_step,
+        "a Rule about concept/damage-step whose bullets state rules_activation facts",
+        lambda kg: bool(damage_rules(kg, None)),
+    ),
+    Registered(
+        "segoc",
+        decide_segoc,
+        "a Rule about concept/segoc with ordered Steps",
+        lambda kg: bool(segoc_rules(kg, None)),
+    ),
+    Registered(
+        "lp-cost",
+        decide_lp_cost,
+        "a passage stating a limits_cost fact (what Life Points a cost may leave)",
+        lambda kg: bool(cost_limits(kg, None)),
+    ),
+    Registered(
+        "chain-resolution",
+        decide_resolution,
+        "a passage on chain resolution inside a Rule or Section about concept/chain-link",
+        lambda kg: resolution_rule(kg) is not None,
+    ),
+    Registered(
+        "chain",
+        decide_chain,
+        "what each Spell Speed may respond to (can_respond_to)",
+        lambda kg: bool(kg.with_predicate("can_respond_to")),
+    ),
+)
+
+
+@dataclass(frozen=True)
+class ReasonerStatus:
+    name: str
+    enabled: bool
+    needs: str
+
+
+def status(kg: KnowledgeGraph, claims: int) -> list[ReasonerStatus]:
+    """Each reasoner (and the claims reader) with whether the loaded KB enables it."""
+    out = [ReasonerStatus(r.name, r.available(kg), r.needs) for r in REASONERS]
+    out.append(ReasonerStatus("claim", claims > 0, "curated rule claims (Claim nodes)"))
+    return out
+
+
+def enabled(kg: KnowledgeGraph) -> list[Registered]:
+    return [r for r in REASONERS if r.available(kg)]
