@@ -175,7 +175,7 @@ def _add_block(state: _State, text: str, block: Block) -> None:
     for piece, piece_kind, is_example in _pieces(text, block):
         props_: dict[str, Any] = {"kind": piece_kind}
         if block.number is not None and piece.start == block.seg.start:
-            props_["number"] = block.number
+            props_["item_number"] = block.number  # (`number` is the id number)
         _leaf(state, piece, examples or is_example, props_)
     if kind == "paragraph" and in_block:
         state.example_block = None  # an example given as prose is one paragraph

@@ -9,12 +9,12 @@ wrapped are joined back into one paragraph block. Every offset indexes the origi
 
 from __future__ import annotations
 
-import itertools
 import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
 from ingest.segment import Segment, trimmed
+from ingest.tables import aligned_cells, is_separator, pipe_cells, row_span, same_columns
 from kb.ids import fold
 
 LineKind = Literal["text", "bullet", "heading", "row", "separator", "label"]
@@ -28,9 +28,7 @@ _REGRA = re.compile(
 _NUMBERED = re.compile(r"(\d{1,3}(?:\.\d{1,3})*)(?:([.)])|\s*[-–—])?\s+(?=\S)")
 _BULLET = re.compile(r"[-•●*▪◦–·►➢✓](?![-*])|(?:[a-z]|i{1,3}|iv|vi{0,3}|ix|x)[.)]\s")
 _BULLET_MARK = re.compile(r"[-•●*▪◦–·►➢✓]")
-_SEPARATOR = re.compile(r"[|:+=\-\s]*[-=]{3,}[|:+=\-\s]*")
 _LABEL = re.compile(r"(?:exemplos?|ex\.?|por exemplo)\s*:?", re.IGNORECASE)
-_ALIGNED_GAP = re.compile(r"\t+| {2,}")
 _TERMINAL = ".;,!"
 _SENTENCE_END = ".!?:;…"
 _CLOSERS = ")]\"'”’»*"
@@ -109,10 +107,10 @@ def raw_lines(text: str) -> list[Line]:
 def _classify(text: str, seg: Segment, blank_before: bool, indent: int) -> Line:
     s = seg.text
     base = Line(seg, "text", blank_before, indent)
-    if _SEPARATOR.fullmatch(s):
+    if is_separator(s):
         return replace(base, kind="separator")
     if s.startswith("|") or s.count("|") >= 2:
-        return replace(base, kind="row", cells=_pipe_cells(text, seg))
+        return replace(base, kind="row", cells=pipe_cells(text, seg))
     if _LABEL.fullmatch(s):
         return replace(base, kind="label")
     heading = _strong_heading(text, seg)
@@ -180,34 +178,6 @@ def _is_caps(s: str) -> bool:
     return sum(c.isupper() for c in letters) >= 0.8 * len(letters) and len(s.split()) <= 14
 
 
-def _pipe_cells(text: str, seg: Segment) -> tuple[Segment, ...]:
-    """Cells of a `| a | b |` row (outer pipes optional), each trimmed; empty cells dropped."""
-    s = seg.text
-    bounds = [i for i, ch in enumerate(s) if ch == "|"]
-    edges = [-1, *bounds, len(s)]
-    cells = []
-    for a, b in itertools.pairwise(edges):
-        cell = trimmed(text, seg.start + a + 1, seg.start + b)
-        if cell is not None:
-            cells.append(cell)
-    return tuple(cells)
-
-
-def _aligned_cells(text: str, seg: Segment) -> tuple[Segment, ...]:
-    """Cells of a line split at tabs or runs of 2+ spaces."""
-    cells = []
-    pos = seg.start
-    for gap in _ALIGNED_GAP.finditer(seg.text):
-        cell = trimmed(text, pos, seg.start + gap.start())
-        if cell is not None:
-            cells.append(cell)
-        pos = seg.start + gap.end()
-    last = trimmed(text, pos, seg.end)
-    if last is not None:
-        cells.append(last)
-    return tuple(cells)
-
-
 # --- lines in context --------------------------------------------------------------------------
 
 
@@ -233,7 +203,7 @@ def classify_lines(text: str) -> list[Line]:
 def _aligned_tables(text: str, lines: list[Line]) -> list[Line]:
     """Runs of 2+ adjacent text lines split by tabs or 2+ spaces into the same number (≥2) of
     cells at the same columns become table rows."""
-    cells = [_aligned_cells(text, ln.seg) if ln.kind == "text" else () for ln in lines]
+    cells = [aligned_cells(text, ln.seg) if ln.kind == "text" else () for ln in lines]
     out = list(lines)
     i = 0
     while i < len(lines):
@@ -242,7 +212,10 @@ def _aligned_tables(text: str, lines: list[Line]) -> list[Line]:
             j + 1 < len(lines)
             and len(cells[i]) >= 2
             and not lines[j + 1].blank_before
-            and _same_columns(lines[i], cells[i], lines[j + 1], cells[j + 1])
+            and same_columns(
+                (lines[i].seg, lines[i].indent, cells[i]),
+                (lines[j + 1].seg, lines[j + 1].indent, cells[j + 1]),
+            )
         ):
             j += 1
         if j > i:
@@ -250,16 +223,6 @@ def _aligned_tables(text: str, lines: list[Line]) -> list[Line]:
                 out[k] = replace(lines[k], kind="row", cells=cells[k], aligned=True)
         i = j + 1
     return out
-
-
-def _same_columns(a: Line, ca: tuple[Segment, ...], b: Line, cb: tuple[Segment, ...]) -> bool:
-    if len(ca) != len(cb):
-        return False
-    if "\t" in a.seg.text and "\t" in b.seg.text:
-        return True
-    cols_a = [c.start - a.seg.start + a.indent for c in ca]
-    cols_b = [c.start - b.seg.start + b.indent for c in cb]
-    return all(abs(x - y) <= 2 for x, y in zip(cols_a, cols_b, strict=True))
 
 
 def _bullet_body(s: str) -> str:
@@ -342,7 +305,7 @@ def blocks(text: str) -> list[Block]:
                 header = ()
             if is_header:
                 header = tuple(c.text for c in line.cells)
-            seg = _row_span(text, line)
+            seg = row_span(text, line.seg, line.cells)
             out.append(
                 Block("header" if is_header else "row", seg, cells=line.cells, header=header)
             )
@@ -388,15 +351,6 @@ def _is_header_row(lines: list[Line], i: int) -> bool:
         return True
     first = i == 0 or lines[i - 1].kind != "row" or line.blank_before
     return line.aligned and first
-
-
-def _row_span(text: str, line: Line) -> Segment:
-    """A row spans its cells: from the first cell to the last, outer pipes left out."""
-    if not line.cells:
-        return line.seg
-    seg = trimmed(text, line.cells[0].start, line.cells[-1].end)
-    assert seg is not None
-    return seg
 
 
 def _continues(prev_line: Line, line: Line, block: Block) -> bool:
