@@ -15,6 +15,7 @@ It reads the blocks `ingest.layout` finds and nests them:
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,6 +43,7 @@ _EXAMPLE_OPENER = re.compile(
 _EXAMPLE_INSIDE = re.compile(
     r"(?<=[.!?)]\s)(?=Por exemplo\b|Exemplos?\s*(?:#?\d+)?\s*:|Ex\.?:)", re.IGNORECASE
 )
+_FOR_EXAMPLE = re.compile(r"Por exemplo\b", re.IGNORECASE)
 _EXAMPLE_HEADING = re.compile(r"exemplos?(?: de \w+)?", re.IGNORECASE)
 _RULES_WORD = re.compile(r"\b(?:regras?|rules?)\b")
 # Sentence ends glued to the next sentence at a lost line break: "efeito.O", "Trigger.Alguns".
@@ -300,6 +302,10 @@ def _pieces(text: str, block: Block) -> list[tuple[Segment, str, bool]]:
     starts = {s.start for s in sents}
     cuts += [s for s in starts if _EXAMPLE_OPENER.match(text, s) and s != seg.start]
     cuts += [seg.start + m.start() for m in _EXAMPLE_INSIDE.finditer(seg.text)]
+    # "Por exemplo, …" illustrates in one sentence; the next sentence is the text again.
+    cuts += [
+        nxt.start for sent, nxt in itertools.pairwise(sents) if _FOR_EXAMPLE.match(text, sent.start)
+    ]
     items: list[int] = []
     if run_together:
         cuts += list(starts)
@@ -308,10 +314,12 @@ def _pieces(text: str, block: Block) -> list[tuple[Segment, str, bool]]:
             cuts += items
     out: list[tuple[Segment, str, bool]] = []
     example = False
+    previous = ""
     for piece in split_at(text, seg.start, seg.end, cuts):
         opener = bool(_EXAMPLE_OPENER.match(piece.text))
-        # Without sentence cuts, an example runs to the end of its paragraph.
-        example = opener or (example and not run_together)
+        # Without sentence cuts, an "Exemplo:" runs to the end of its paragraph.
+        example = opener or (example and not run_together and not _FOR_EXAMPLE.match(previous))
+        previous = piece.text
         if piece.start in items and len(items) >= INLINE_ITEMS_MIN:
             kind = "list-item"
         elif run_together:

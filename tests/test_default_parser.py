@@ -186,11 +186,16 @@ def test_example_openers_make_example_nodes(line: str) -> None:
     assert ("doc/ataques/example-01", "example_of", "doc/ataques") in facts(doc)
 
 
-def test_por_exemplo_inside_a_paragraph_splits_it() -> None:
-    text = "Título\n\nMagias Normais não ativam na Etapa de Dano. Por exemplo, Raigeki não ativa ali.\n"
+def test_por_exemplo_inside_a_paragraph_is_an_example_sentence() -> None:
+    text = (
+        "Título\n\nMagias Normais não ativam na Etapa de Dano. Por exemplo, Raigeki não ativa"
+        " ali. Monstros destruídos vão ao Cemitério no fim da etapa.\n\nExemplo: A ataca. B responde.\n"
+    )
     nodes = by_id(parse(text))
     assert nodes["doc/p-01"].text == "Magias Normais não ativam na Etapa de Dano."
     assert nodes["doc/example-01"].text == "Por exemplo, Raigeki não ativa ali."
+    assert nodes["doc/p-02"].text == "Monstros destruídos vão ao Cemitério no fim da etapa."
+    assert nodes["doc/example-02"].text == "Exemplo: A ataca. B responde."  # to the paragraph end
 
 
 def test_pipe_table_rows_carry_cells_and_header() -> None:
