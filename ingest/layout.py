@@ -17,7 +17,7 @@ from ingest.segment import Segment, trimmed
 from ingest.tables import aligned_cells, is_separator, pipe_cells, row_span, same_columns
 from kb.ids import fold
 
-LineKind = Literal["text", "bullet", "heading", "row", "separator", "label"]
+LineKind = Literal["text", "bullet", "heading", "row", "separator", "label", "page"]
 
 _MD = re.compile(r"#{1,6}(?=\s|$)")
 _BOLD = re.compile(r"\*\*([^*].*?)\*\*:?")
@@ -28,6 +28,11 @@ _REGRA = re.compile(
 _NUMBERED = re.compile(r"(\d{1,3}(?:\.\d{1,3})*)(?:([.)])|\s*[-–—])?\s+(?=\S)")
 _BULLET = re.compile(r"[-•●*▪◦–·►➢✓](?![-*])|(?:[a-z]|i{1,3}|iv|vi{0,3}|ix|x)[.)]\s")
 _BULLET_MARK = re.compile(r"[-•●*▪◦–·►➢✓]")
+# A page header/footer left by a PDF: "Página 2 de 4", "Pág. 3", "- 12 -", "3/10".
+PAGE_MARKER = re.compile(
+    r"(?:p[áa]gina|p[áa]g\.?|page)\s*\d+(?:\s*(?:de|/|of)\s*\d+)?|[-–]?\s*\d+\s*[-–]?|\d+\s*/\s*\d+",
+    re.IGNORECASE,
+)
 _LABEL = re.compile(r"(?:exemplos?|ex\.?|por exemplo)\s*:?", re.IGNORECASE)
 _TERMINAL = ".;,!"
 _SENTENCE_END = ".!?:;…"
@@ -109,6 +114,8 @@ def _classify(text: str, seg: Segment, blank_before: bool, indent: int) -> Line:
     base = Line(seg, "text", blank_before, indent)
     if is_separator(s):
         return replace(base, kind="separator")
+    if PAGE_MARKER.fullmatch(s):
+        return replace(base, kind="page")
     if s.startswith("|") or s.count("|") >= 2:
         return replace(base, kind="row", cells=pipe_cells(text, seg))
     if _LABEL.fullmatch(s):
@@ -269,6 +276,10 @@ def _weak_heading(line: Line, prev: Line | None, nxt: Line | None, toc: set[str]
         return None  # a sentence introducing what follows
     if alone or s.endswith(":"):
         return Heading("short", False, line.seg, s.rstrip(":").strip())
+    # A few words without punctuation right over a table or a list name it.
+    few_words = len(s) <= 50 and len(s.split()) <= 6 and s[-1] not in _SENTENCE_END
+    if nxt is not None and not nxt.blank_before and nxt.kind in ("row", "bullet") and few_words:
+        return Heading("short", False, line.seg, s)
     # No blank lines at all (a pasted web page): a few words without punctuation over a paragraph.
     if (
         nxt is not None
@@ -296,7 +307,7 @@ def blocks(text: str) -> list[Block]:
         if i == 0 and _is_title(line):
             out.append(Block("title", line.seg))
             continue
-        if line.kind == "separator":
+        if line.kind in ("separator", "page"):
             continue
         if line.kind == "row":
             prev_row = i > 0 and lines[i - 1].kind in ("row", "separator") and not line.blank_before
@@ -365,4 +376,4 @@ def _continues(prev_line: Line, line: Line, block: Block) -> bool:
     if block.kind == "bullet" and line.indent > prev_line.indent:
         return True
     last = prev_line.seg.text
-    return 40 <= len(last) <= WRAP_WIDTH and not _ends_sentence(last) and not s[0].isdigit()
+    return 40 <= len(last) <= WRAP_WIDTH and not _ends_sentence(last)

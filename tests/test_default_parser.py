@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from ingest.default_parser import parse_document
 from ingest.edison import parse_edison
+from ingest.layout import PAGE_MARKER
 from ingest.rulings import parse_rulings
 from ingest.tag import parse_tag
 from kb.errors import IngestError
@@ -267,6 +268,19 @@ def test_lines_wrapped_at_a_page_width_join_into_one_paragraph() -> None:
     assert nodes["doc/p-02"].text == "Outro parágrafo."
 
 
+def test_a_pasted_pdf_page_joins_wrapped_lines_and_drops_page_footers() -> None:
+    text = (
+        "SPEED DUEL\n\nCada jogador começa o Duelo de Speed Duel com\n4000 Pontos de Vida e uma"
+        " mão de 4 cards, e o Deck tem de 20 a\n30 cards.\n\nPágina 2 de 4\n\nTamanhos de Deck\n"
+        "Formato      Principal\nSpeed Duel   20 a 30\n"
+    )
+    doc = parse(text)
+    nodes = by_id(doc)
+    assert nodes["doc/p-01"].text == text[text.index("Cada") : text.index("30 cards.") + 9]
+    assert nodes["doc/tamanhos-de-deck/row-02"].props["cells"] == ["Speed Duel", "20 a 30"]
+    assert not any("Página" in (n.text or "") for n in doc.nodes)
+
+
 # --- errors and stability ----------------------------------------------------------------------
 
 
@@ -289,7 +303,7 @@ _PIECES = st.sampled_from(
         "# ", "## ", "1) ", "2. ", "1.2 ", "Regra #3", "Regra 4: ", "REGRA GERAL", "**Negrito**",
         "- ", "• ", "* ", "a) ", "| ", " | ", "|---|", "---",
         "Exemplo:", "Exemplos", "Ex.: ", "Por exemplo, ",
-        "Título", "Fase de Batalha", "o jogador ataca", "efeito.O", "inerentesOs ", ". ", ":", "!",
+        "Página 2 de 4", "- 3 -", "Título", "Fase de Batalha", "o jogador ataca", "efeito.O", "inerentesOs ", ". ", ":", "!",
         "Monstro", "ção", "1", "(", ")", "“", "\"",
     ]
 )  # fmt: skip
@@ -301,9 +315,14 @@ TEXTS = st.one_of(
         lambda t: t[0].replace("\n", " ") * t[1]
     ),
 )
+# Lines that carry layout, not text: table separators, example labels, PDF page headers/footers.
 _MARKUP_LINE = re.compile(
     r"[|:+=\-\s]*[-=]{3,}[|:+=\-\s]*|(?:exemplos?|ex\.?|por exemplo)\s*:?", re.I
 )
+
+
+def is_markup(line: str) -> bool:
+    return bool(_MARKUP_LINE.fullmatch(line) or PAGE_MARKER.fullmatch(line))
 
 
 @settings(max_examples=300, deadline=None, database=None)
@@ -327,7 +346,7 @@ def test_any_text_parses_into_exact_disjoint_leaves_covering_the_text(text: str)
         covered[n.span.start : n.span.end] = [True] * (n.span.end - n.span.start)
     pos = 0
     for raw in text.splitlines(keepends=True):
-        markup = bool(_MARKUP_LINE.fullmatch(raw.strip()))
+        markup = is_markup(raw.strip())
         for i in range(pos, pos + len(raw)):
             ch = text[i]
             if not ch.isspace() and not covered[i] and not markup:
