@@ -2,10 +2,10 @@
 
 It reads the blocks `ingest.layout` finds and nests them:
 - headings open Sections, or Rules when numbered in a list of rules (`Regra #3`, or `3)` / `3.` where
-  the heading, an enclosing heading or the document title speaks of rules); levels are given per
-  heading style in the order styles first appear (as reStructuredText does), and a short line
-  standing alone nests under the innermost explicit heading; a short line with nothing under it
-  before the next heading is read as a paragraph instead;
+  the heading, an enclosing heading or the document's title speaks of rules); each heading style
+  has a fixed nesting rank (`style_rank`), and a short line standing alone nests under the
+  innermost explicit heading; a short line with nothing under it before the next heading is read
+  as a paragraph instead;
 - paragraphs, bullets and table rows become Passages; a paragraph that ran together (very long, or
   words glued at a lost line break such as `Não-inerentesOs` or `efeito.O`) is cut into sentences and
   inline `-item` list items, always with spans into the original text;
@@ -72,8 +72,9 @@ def style_rank(style: str) -> float:
         return 7.0
     if style == "regra":
         return 9.0
-    if style.startswith("num"):
-        return 8.0 + int(style[3])
+    numbered_ = re.match(r"num(\d+)", style)
+    if numbered_:
+        return 8.0 + int(numbered_.group(1))
     return 20.0
 
 
@@ -151,7 +152,7 @@ def _add_block(state: _State, text: str, block: Block) -> None:
         return
     if block.kind == "heading":
         assert block.heading is not None
-        _open_heading(state, text, block.heading)
+        _open_heading(state, block.heading)
         return
     if block.kind == "label":
         state.example_block = ""
@@ -195,7 +196,7 @@ def _leaf(
         b.child(state.parent, "Passage", seg, prefix=prefix, **props)
 
 
-def _open_heading(state: _State, text: str, heading: Heading) -> None:
+def _open_heading(state: _State, heading: Heading) -> None:
     state.example_block = None
     explicit = [e.level for e in state.stack if e.node not in state.weak]
     if heading.strong:
@@ -212,9 +213,7 @@ def _open_heading(state: _State, text: str, heading: Heading) -> None:
         and (state.rules_context or bool(_RULES_WORD.search(fold(f"{ancestors} {heading.title}"))))
     )
     node_id = (
-        _rule_node(state, parent, heading)
-        if is_rule
-        else _section_node(state, parent, heading, level)
+        _rule_node(state, parent, heading) if is_rule else _section_node(state, parent, heading)
     )
     if not heading.strong:
         state.weak.add(node_id)
@@ -234,7 +233,7 @@ def _rule_node(state: _State, parent: str, heading: Heading) -> str:
     return node_id
 
 
-def _section_node(state: _State, parent: str, heading: Heading, level: float) -> str:
+def _section_node(state: _State, parent: str, heading: Heading) -> str:
     try:
         slug = _short_slug(heading.title)
     except ValueError:

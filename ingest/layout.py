@@ -3,8 +3,9 @@
 A line is one of: a heading (Markdown `#`, numbered `1)` / `1.` / `1.2`, `Regra #3`, an all-caps or
 `**bold**` line, a table-of-contents entry repeated as a line, or a short line standing alone), a
 bullet or numbered list item, a table row (pipes, tabs, or columns aligned by 2+ spaces), a table
-separator, an example label ("Exemplos:"), or text. Consecutive text lines that a lost line width
-wrapped are joined back into one paragraph block. Every offset indexes the original text.
+separator, an example label ("Exemplos:"), a PDF page header/footer ("Página 2 de 4"), or text.
+Consecutive text lines that a page width wrapped are joined back into one paragraph block. Every
+offset indexes the original text.
 """
 
 from __future__ import annotations
@@ -284,9 +285,7 @@ def _weak_heading(line: Line, prev: Line | None, nxt: Line | None, toc: set[str]
     if (
         nxt is not None
         and nxt.kind == "text"
-        and len(s) <= 50
-        and len(s.split()) <= 6
-        and s[-1] not in _SENTENCE_END
+        and few_words
         and len(nxt.seg.text) >= 80
         and _ends_sentence(nxt.seg.text)
     ):
