@@ -54,7 +54,7 @@ NOT_NEGATION_DOC = re.compile(NOT_NEGATION_PT)
 
 _EN_MODALS = r"(?:can|could|may|might|will|would|shall|should|must|is|are|was|were|gets?|has|have)"
 # English "No <subject> can …" (the subject is one to three words, not a format name).
-_NO_SUBJECT = rf"(?:^|(?<=[,.;:!?]\s)|(?<=^\W))no (?!tag\b|edison\b)(?:[\w-]+ ){{1,3}}{_EN_MODALS}\b"
+_NO_SUBJECT = rf"(?:^|(?<=[,.;:!?]\s)|(?<=^\W))no (?:[\w-]+ ){{1,3}}{_EN_MODALS}\b"
 
 # Negation in a (Portuguese) document clause.
 DOC_NEGATION = re.compile(rf"\b({'|'.join(NEGATORS_PT[:-1])}|ilegal|ilegais)\b")

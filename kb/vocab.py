@@ -18,7 +18,7 @@ class Term:
 CLASSES: tuple[Term, ...] = (
     Term("Document", "Document", "Documento", "A source document of the corpus."),
     Term("Section", "Section", "Seção", "A headed part of a document."),
-    Term("Rule", "Rule", "Regra", "A numbered rule (e.g. an Edison Format rule difference)."),
+    Term("Rule", "Rule", "Regra", "A numbered rule of a document (e.g. one of a format's rule differences)."),
     Term(
         "Passage",
         "Passage",
@@ -36,7 +36,7 @@ CLASSES: tuple[Term, ...] = (
         "Format",
         "Format",
         "Formato",
-        "A rules format a statement applies in (edison, tag, general).",
+        "A rules format a statement applies in (the formats the corpus manifest declares).",
     ),
     Term(
         "Claim",
@@ -190,7 +190,7 @@ PROPERTIES: tuple[Term, ...] = (
         "differsFrom",
         "differs from",
         "difere de",
-        "An Edison rule differs from the modern rules.",
+        "A format's rule differs from today's (base) rules.",
         "Rule",
         "Format",
     ),
