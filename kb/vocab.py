@@ -187,6 +187,22 @@ PROPERTIES: tuple[Term, ...] = (
     ),
     Term("precedes", "precedes", "precede", "Order between steps.", "Step", "Step"),
     Term(
+        "rulesActivation",
+        "rules activation",
+        "regula ativação",
+        "A bullet says whether a class of card (fact prop `class`) may be activated (prop "
+        "`allowed`; null: its sub-steps decide) in the rule or sub-step it points to.",
+        "Passage",
+    ),
+    Term(
+        "limitsCost",
+        "limits cost",
+        "limita custo",
+        "A passage limits what Life Points paying a cost may leave (prop `min_remaining`).",
+        "Passage",
+        "Concept",
+    ),
+    Term(
         "differsFrom",
         "differs from",
         "difere de",

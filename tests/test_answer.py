@@ -152,7 +152,7 @@ def test_answer_is_in_the_question_language(svc: RulingsService) -> None:
 def test_out_of_scope_gets_no_verdict(svc: RulingsService, question: str) -> None:
     result = svc.ask(question)
     assert result["verdict"] is None
-    assert result["confidence"] <= 0.2
+    assert result["confidence"] is None  # no verdict, no confidence
     assert "no ruling" in result["answer"].lower() or "nenhuma regra" in result["answer"].lower()
 
 
@@ -167,7 +167,7 @@ def test_format_detection(svc: RulingsService) -> None:
     ("kwargs", "field"),
     [
         ({"question": ""}, "question"),
-        ({"question": "x", "format": "goat"}, "format"),
+        ({"question": "x", "format": "pauper"}, "format"),
         ({"question": "x", "k": 0}, "k"),
     ],
 )
@@ -212,5 +212,5 @@ def test_no_recognisable_content_says_what_was_not_understood(
     svc: RulingsService, question: str, said: str
 ) -> None:
     result = svc.ask(question)
-    assert result["verdict"] is None and result["confidence"] == 0.0
+    assert result["verdict"] is None and result["confidence"] is None
     assert said in result["answer"]

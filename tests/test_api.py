@@ -60,11 +60,11 @@ def test_id_lookup_and_not_found(client: TestClient) -> None:
         ("get", "/search", {"params": {"q": "x" * 1001}}, "q"),
         ("get", "/search", {"params": {"q": "chain", "k": 0}}, "k"),
         ("get", "/search", {"params": {"q": "chain", "k": "many"}}, "k"),
-        ("get", "/search", {"params": {"q": "chain", "format": "goat"}}, "format"),
+        ("get", "/search", {"params": {"q": "chain", "format": "pauper"}}, "format"),
         ("get", "/search", {"params": {"q": "chain", "type": "Nope"}}, "type"),
         ("get", "/link", {"params": {"q": " "}}, "q"),
         ("post", "/ask", {"json": {"question": ""}}, "question"),
-        ("post", "/ask", {"json": {"question": "x", "format": "goat"}}, "format"),
+        ("post", "/ask", {"json": {"question": "x", "format": "pauper"}}, "format"),
         ("post", "/ask", {"json": {"question": "x", "k": 500}}, "k"),
         ("post", "/ask", {"json": {}}, "question"),
         (

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from ingest.corpus import load_manifest
+from ingest.pipeline import ingest_corpus
 from ingest.curated import load_cards, load_glossary
 from kb.errors import IngestError
 from kb.graph import KnowledgeGraph
@@ -177,7 +178,7 @@ def test_malformed_concept_names_file_and_line(
 
 
 def test_manifest_lists_the_three_documents(corpus_dir: Path, documents: dict[str, str]) -> None:
-    docs = load_manifest(corpus_dir)
+    docs = load_manifest(corpus_dir).documents
     assert [(d.id, d.format) for d in docs] == [
         ("edison", "edison"),
         ("rulings", "general"),
@@ -189,10 +190,14 @@ def test_manifest_lists_the_three_documents(corpus_dir: Path, documents: dict[st
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
-        (("format: tag", "format: speed"), "unknown format 'speed'"),
-        (("id: tag", "id: rulings"), "duplicate document id 'rulings'"),
-        (("    title_en: Tag Duel rules overview\n", ""), "lacks title_en"),
+        (("format: tag", "format: speed"), "document 'tag': unknown format 'speed' \\(field format"),
+        (("  - id: tag\n    parser", "  - id: rulings\n    parser"), "duplicate document id 'rulings' \\(field id\\)"),
+        (("    title_en: Tag Duel rules overview\n", ""), "document 'tag' lacks title_en"),
         (("documents:", "docs:"), "expected a 'documents' list"),
+        (("file: 004_30f7390a4e398762.txt", "file: missing.txt"), "field file names a missing file"),
+        (("parser: tag ", "parser: tagg "), "unknown parser 'tagg' \\(field parser"),
+        (("  - id: goat\n", "  - id: tag\n"), "duplicate format id 'tag'"),
+        (("  - id: goat\n", "  - id: Goat Format\n"), "must be kebab-case"),
     ],
 )
 def test_malformed_manifest(corpus_copy: Path, edit: tuple[str, str], message: str) -> None:
@@ -201,8 +206,23 @@ def test_malformed_manifest(corpus_copy: Path, edit: tuple[str, str], message: s
     assert edit[0] in text
     path.write_text(text.replace(edit[0], edit[1], 1), "utf-8")
     with pytest.raises(IngestError, match=message) as info:
-        load_manifest(corpus_copy)
+        ingest_corpus(corpus_copy)
     assert info.value.path == str(path)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "file is empty"),
+        (b"  \n\t\n", "file is empty"),
+        (b"Regra 1\n\xff\xfe texto", "not valid UTF-8"),
+        (b"PK\x03\x04\x00\x00binary", "a binary file"),
+    ],
+)
+def test_bad_document_files(corpus_copy: Path, content: bytes, message: str) -> None:
+    (corpus_copy / "004_30f7390a4e398762.txt").write_bytes(content)
+    with pytest.raises(IngestError, match=message):
+        load_manifest(corpus_copy)
 
 
 # --- the real tables in the graph --------------------------------------------------------------

@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ingest.default_parser import parse_document
-from ingest.edison import parse_edison
+from ingest.documents.edison import parse_edison
 from ingest.layout import PAGE_MARKER
-from ingest.rulings import parse_rulings
-from ingest.tag import parse_tag
+from ingest.documents.rulings import parse_rulings
+from ingest.documents.tag import parse_tag
 from kb.errors import IngestError
 from kb.model import Node, ParsedDocument
 

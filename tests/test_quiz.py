@@ -192,7 +192,7 @@ def test_quiz_filters(service: RulingsService) -> None:
         ({"seed": -1}, "seed"),
         ({"seed": 2**32}, "seed"),
         ({"topic": "goat"}, "topic"),
-        ({"format": "goat"}, "format"),
+        ({"format": "pauper"}, "format"),
     ],
 )
 def test_quiz_parameters_are_checked(service: RulingsService, kwargs: dict, field: str) -> None:
@@ -272,7 +272,7 @@ def test_quiz_routes(client: TestClient, service: RulingsService) -> None:
         ("get", "/quiz", {"params": {"n": "many"}}, "n"),
         ("get", "/quiz", {"params": {"seed": -5}}, "seed"),
         ("get", "/quiz", {"params": {"topic": "goat"}}, "topic"),
-        ("get", "/quiz", {"params": {"format": "goat"}}, "format"),
+        ("get", "/quiz", {"params": {"format": "pauper"}}, "format"),
         ("post", "/quiz/check", {"json": {}}, "answers"),
         ("post", "/quiz/check", {"json": {"answers": []}}, "answers"),
         ("post", "/quiz/check", {"json": {"answers": [{"id": "x", "answer": "a"}]}}, "id"),
