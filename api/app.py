@@ -18,7 +18,8 @@ class AskRequest(BaseModel):
 
     question: str = Field(description="The ruling question, pt or en.")
     format: str | None = Field(
-        default=None, description="edison, tag or general; detected when null."
+        default=None,
+        description="A format id declared in the manifest (see /stats); detected when null.",
     )
     k: int = Field(default=5, description="Citations to return (1..100).")
 
@@ -50,7 +51,9 @@ def create_app(service: RulingsService, *, stale_error: str | None = None) -> Fa
     def search(
         q: Annotated[str, Query(description="The query, pt or en.")],
         k: Annotated[int, Query(description="Number of hits (1..100).")] = 10,
-        format: Annotated[str | None, Query(description="edison, tag or general.")] = None,
+        format: Annotated[
+            str | None, Query(description="A format id declared in the manifest (see /stats).")
+        ] = None,
         type: Annotated[
             str | None, Query(description="Passage, Example or Step (comma-separated).")
         ] = None,

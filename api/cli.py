@@ -160,7 +160,7 @@ def export(
 
 @app.command()
 def show(
-    node_id: Annotated[str, typer.Argument(help="A node id, e.g. edison/rule-05")],
+    node_id: Annotated[str, typer.Argument(help="A node id (see `ids`), e.g. concept/chain")],
     data: DataOpt = None,
     corpus: CorpusOpt = None,
     as_json: JsonOpt = False,
@@ -238,7 +238,10 @@ EmbedderOpt = Annotated[
 def search(
     q: Annotated[str, typer.Argument(help="The query, pt or en")],
     k: Annotated[int, typer.Option("--k", help="Number of hits (1..100).")] = 10,
-    fmt: Annotated[str | None, typer.Option("--format", help="edison, tag or general")] = None,
+    fmt: Annotated[
+        str | None,
+        typer.Option("--format", help="A format id declared in the manifest (see `stats`)"),
+    ] = None,
     type_: Annotated[str | None, typer.Option("--type", help="Passage, Example or Step")] = None,
     data: DataOpt = None,
     corpus: CorpusOpt = None,
@@ -292,7 +295,10 @@ def eval_search(
 @app.command()
 def ask(
     question: Annotated[str, typer.Argument(help="The ruling question, pt or en")],
-    fmt: Annotated[str | None, typer.Option("--format", help="edison, tag or general")] = None,
+    fmt: Annotated[
+        str | None,
+        typer.Option("--format", help="A format id declared in the manifest (see `stats`)"),
+    ] = None,
     k: Annotated[int, typer.Option("--k", help="Citations (1..100).")] = 5,
     data: DataOpt = None,
     corpus: CorpusOpt = None,
@@ -384,7 +390,7 @@ def serve(
 
 @app.command()
 def render(
-    node_id: Annotated[str, typer.Argument(help="A rule, section or card id, e.g. edison/rule-05")],
+    node_id: Annotated[str, typer.Argument(help="A rule, section or card id (see `ids`)")],
     as_: Annotated[str, typer.Option("--as", help="wikitext, markdown, html or json")] = "wikitext",
     data: DataOpt = None,
     corpus: CorpusOpt = None,
@@ -396,9 +402,15 @@ def render(
 
 @app.command()
 def quiz(
-    fmt: Annotated[str | None, typer.Option("--format", help="edison, tag or general")] = None,
+    fmt: Annotated[
+        str | None,
+        typer.Option("--format", help="A format id declared in the manifest (see `stats`)"),
+    ] = None,
     topic: Annotated[
-        str | None, typer.Option("--topic", help="e.g. edison-rule-05, summon, chain")
+        str | None,
+        typer.Option(
+            "--topic", help="A topic: a top-level rule or section id, or summon, chain, spell-speed"
+        ),
     ] = None,
     n: Annotated[int, typer.Option("--n", help="Number of questions (1..50).")] = 10,
     seed: Annotated[int | None, typer.Option("--seed", help="Same seed, same quiz.")] = None,

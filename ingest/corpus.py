@@ -140,7 +140,9 @@ def load_manifest(corpus_dir: Path) -> Manifest:
         seen.add(doc_id)
         file = corpus_dir / str(item["file"])
         if not file.is_file():
-            raise IngestError(str(path), f"{name}: field file names a missing file {item['file']!r}")
+            raise IngestError(
+                str(path), f"{name}: field file names a missing file {item['file']!r}"
+            )
         text = read_text(file)
         if "\x00" in text:
             raise IngestError(str(file), f"{name}: a binary file, not text (field file)")

@@ -50,7 +50,9 @@ class FormatSpec:
         return self.label_pt if lang == "pt" else self.label_en
 
     def badge(self, lang: str) -> str:
-        return (self.badge_pt or self.label_pt) if lang == "pt" else (self.badge_en or self.label_en)
+        return (
+            (self.badge_pt or self.label_pt) if lang == "pt" else (self.badge_en or self.label_en)
+        )
 
     def props(self) -> dict[str, Any]:
         return {
@@ -138,7 +140,13 @@ class Formats:
 
     def nodes(self) -> list[Node]:
         return [
-            Node(id=s.node_id, type="Format", label_pt=s.label_pt, label_en=s.label_en, props=s.props())
+            Node(
+                id=s.node_id,
+                type="Format",
+                label_pt=s.label_pt,
+                label_en=s.label_en,
+                props=s.props(),
+            )
             for s in self.specs
         ]
 
@@ -163,7 +171,9 @@ class Formats:
 
         A named format wins over cues; among cues, a non-base format's wins over the base's
         ("the current Tag Duel rules" is about Tag Duel)."""
-        named = [m.entity.removeprefix("format/") for m in mentions if m.entity.startswith("format/")]
+        named = [
+            m.entity.removeprefix("format/") for m in mentions if m.entity.startswith("format/")
+        ]
         named = [n for n in named if n in self]
         if named:
             non_base = [n for n in named if n != self.base]
@@ -171,7 +181,8 @@ class Formats:
         q = fold(text)
         cued = [fid for fid, pattern in self._cue_patterns if pattern.search(q)]
         non_base = [c for c in cued if c != self.base]
-        return (non_base or cued or [None])[0]
+        chosen = non_base or cued
+        return chosen[0] if chosen else None
 
 
 def parse_specs(items: object, where: str) -> list[FormatSpec]:

@@ -36,6 +36,7 @@ RETRIEVABLE_TYPES: frozenset[str] = frozenset({"Passage", "Example", "Step"})
 Authority = Literal["document", "curated", "inferred"]
 AUTHORITY_RANK: dict[str, int] = {"document": 3, "curated": 2, "inferred": 1}
 
+
 @dataclass(frozen=True)
 class Span:
     """A half-open character range [start, end) into one corpus document."""

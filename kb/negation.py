@@ -66,9 +66,7 @@ ANY_NEGATION = re.compile(
 NEGATIVE_LEAD = re.compile(r"\bN[ÃA]O\b|\bnão\b|\bnem\b|\bnenhum", re.IGNORECASE)
 # Negation words for sentence flips, in the original case (word boundaries that keep hyphenated
 # words such as "não-inerente" whole).
-FLIP_NEGATORS = re.compile(
-    r"(?<!\w)(não|nem|nenhum|nenhuma|nunca|jamais)(?![\w-])", re.IGNORECASE
-)
+FLIP_NEGATORS = re.compile(r"(?<!\w)(não|nem|nenhum|nenhuma|nunca|jamais)(?![\w-])", re.IGNORECASE)
 # A bullet forbidding something, in the original case ("NÃO PODE", "não são ativados").
 FORBIDDING = re.compile(r"\bNÃO (?:PODE|PODEM|pode|podem|são ativados)\b")
 

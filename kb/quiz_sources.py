@@ -11,8 +11,10 @@ import random
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 
 from kb.analysis import analyse
+from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.ids import fold
 from kb.model import Node
@@ -24,7 +26,6 @@ _MARKER = re.compile(r"^[•●\-–]?\s*(?:Exemplo\s+\d+(?:\s*\([^)]*\))?\s*:)?
 _STEP_PREFIX = re.compile(r"^[•●\-–]?\s*(?:Passo|Sub-etapa|Etapa)\s*\d+\s*[:\-–]\s*")
 _EXAMPLE_NOTE = re.compile(r"\(ex:[^)]*\)|\s+")
 _STATEMENT_KINDS = frozenset({"bullet", "list-item", "paragraph", "example", "table-row"})
-_BADGE = {"edison": "Edison", "tag": "Tag Duel", "general": "Regras gerais"}
 _SEMANTIC_TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("chain", ("concept/chain", "concept/chain-link", "concept/segoc", "concept/response")),
     ("spell-speed", ("concept/spell-speed",)),
@@ -56,6 +57,13 @@ class Sources:
             self.documents[doc][start:end],
         )
 
+    @cached_property
+    def formats(self) -> Formats:
+        return Formats.of_nodes(self.kg.of_type("Format"))
+
+    def badge(self, format_name: str) -> str:
+        return self.formats.badge(format_name, "pt") or "?"
+
     def format_of(self, node: Node) -> str:
         for nid in (node.id, *self.kg.ancestors(node.id)):
             for f in self.kg.out(nid, "applies_in"):
@@ -74,8 +82,6 @@ class Sources:
         for topic, needles in _SEMANTIC_TOPICS:
             if any(any(n in m for n in needles) for m in mentioned):
                 found.add(topic)
-        if any(n.startswith("edison/rule-08") for n in chain):
-            found.add("damage-step")
         return tuple(sorted(found))
 
     def declared_topics(self) -> set[str]:
@@ -91,7 +97,7 @@ class Sources:
         """ "Edison · Regra #5 — …": the format and the rules/sections above (and at) a node."""
         chain = [self.kg.node(a) for a in reversed(self.kg.ancestors(node.id))] + [node]
         names = [title(n) for n in chain if n.type in ("Rule", "Section")]
-        return " › ".join([_BADGE.get(self.format_of(node), "?"), *names])
+        return " › ".join([self.badge(self.format_of(node)), *names])
 
     def name(self, node: Node) -> str:
         pt, en = node.label_pt or node.label_en or node.id, node.label_en
@@ -204,7 +210,7 @@ def claim_questions(src: Sources) -> Iterator[Question]:
             family="claim",
             format=fmt,
             topics=src.topics(passage),
-            prompt=f"Verdadeiro ou falso? ({_BADGE.get(fmt, '?')} · {src.where(passage)})",
+            prompt=f"Verdadeiro ou falso? ({src.badge(fmt)} · {src.where(passage)})",
             context=None,
             statement=claim.label_pt,
             options=TRUE_FALSE,

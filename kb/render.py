@@ -11,12 +11,12 @@ import re
 from urllib.parse import quote
 
 from kb.errors import InvalidQuery
+from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.model import Node
 from kb.page import Badge, Item, Link, Page, Part, Reference
 
 RENDERABLE_TYPES: tuple[str, ...] = ("Rule", "Section", "Document", "Card")
-BADGE_LABELS: dict[str, str] = {"edison": "Edison", "tag": "Tag Duel", "general": "General"}
 _BULLET = re.compile(r"^[•●\-–]\s*")
 _SKIP_KINDS = frozenset({"entry", "title", "toc"})
 _PERMISSION = {"allowed": "permitido", "forbidden": "proibido"}
@@ -70,6 +70,7 @@ class PageBuilder:
         self.kg = kg
         self.documents = documents
         self.doc_formats = doc_formats
+        self.formats = Formats.of_nodes(kg.of_type("Format"))
         self.base = base_iri if base_iri.endswith("/") else base_iri + "/"
 
     # --- links -----------------------------------------------------------------------------
@@ -176,8 +177,7 @@ class PageBuilder:
         return order.index(doc_id) if doc_id in order else len(order)
 
     def _doc_badge(self, doc_id: str) -> Badge:
-        name = self.doc_formats.get(doc_id, "general")
-        return Badge(name, BADGE_LABELS.get(name, name))
+        return self.format_badge(self.doc_formats.get(doc_id))
 
     def _section_group(self, key: str, nodes: list[Node], refs: _References) -> Item:
         section = self.kg.get(key)
@@ -238,10 +238,13 @@ class PageBuilder:
         """The format a node applies in: its own or an ancestor's `applies_in`, else its document's."""
         for nid in (node.id, *self.kg.ancestors(node.id)):
             for f in self.kg.out(nid, "applies_in"):
-                name = f.object.removeprefix("format/")
-                return Badge(name, BADGE_LABELS.get(name, name))
-        name = self.doc_formats.get(node.span.document, "general") if node.span else "general"
-        return Badge(name, BADGE_LABELS.get(name, name))
+                return self.format_badge(f.object.removeprefix("format/"))
+        return self.format_badge(self.doc_formats.get(node.span.document) if node.span else None)
+
+    def format_badge(self, format_name: str | None) -> Badge:
+        """A format's badge as the manifest names it; no format means the base (general) rules."""
+        name = format_name or self.formats.base or ""
+        return Badge(name, self.formats.badge(name, "pt"))
 
     # --- structure -------------------------------------------------------------------------
     def ordered_children(self, node_id: str) -> list[Node]:

@@ -129,7 +129,12 @@ class RulingsService:
             "unlinked_card_mentions": len(unlinked),
             "unlinked": unlinked,
             "formats": [
-                {"id": f.id, "label_pt": f.label_pt, "label_en": f.label_en, "documents": list(f.documents)}
+                {
+                    "id": f.id,
+                    "label_pt": f.label_pt,
+                    "label_en": f.label_en,
+                    "documents": list(f.documents),
+                }
                 for f in self.formats.specs
             ],
             "reasoners": self.reasoner_status(),

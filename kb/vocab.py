@@ -18,7 +18,12 @@ class Term:
 CLASSES: tuple[Term, ...] = (
     Term("Document", "Document", "Documento", "A source document of the corpus."),
     Term("Section", "Section", "Seção", "A headed part of a document."),
-    Term("Rule", "Rule", "Regra", "A numbered rule of a document (e.g. one of a format's rule differences)."),
+    Term(
+        "Rule",
+        "Rule",
+        "Regra",
+        "A numbered rule of a document (e.g. one of a format's rule differences).",
+    ),
     Term(
         "Passage",
         "Passage",

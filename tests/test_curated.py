@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from ingest.corpus import load_manifest
-from ingest.pipeline import ingest_corpus
 from ingest.curated import load_cards, load_glossary
+from ingest.pipeline import ingest_corpus
 from kb.errors import IngestError
 from kb.graph import KnowledgeGraph
 
@@ -190,11 +190,20 @@ def test_manifest_lists_the_three_documents(corpus_dir: Path, documents: dict[st
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
-        (("format: tag", "format: speed"), "document 'tag': unknown format 'speed' \\(field format"),
-        (("  - id: tag\n    parser", "  - id: rulings\n    parser"), "duplicate document id 'rulings' \\(field id\\)"),
+        (
+            ("format: tag", "format: speed"),
+            "document 'tag': unknown format 'speed' \\(field format",
+        ),
+        (
+            ("  - id: tag\n    parser", "  - id: rulings\n    parser"),
+            "duplicate document id 'rulings' \\(field id\\)",
+        ),
         (("    title_en: Tag Duel rules overview\n", ""), "document 'tag' lacks title_en"),
         (("documents:", "docs:"), "expected a 'documents' list"),
-        (("file: 004_30f7390a4e398762.txt", "file: missing.txt"), "field file names a missing file"),
+        (
+            ("file: 004_30f7390a4e398762.txt", "file: missing.txt"),
+            "field file names a missing file",
+        ),
         (("parser: tag ", "parser: tagg "), "unknown parser 'tagg' \\(field parser"),
         (("  - id: goat\n", "  - id: tag\n"), "duplicate format id 'tag'"),
         (("  - id: goat\n", "  - id: Goat Format\n"), "must be kebab-case"),

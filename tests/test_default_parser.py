@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from ingest.default_parser import parse_document
 from ingest.documents.edison import parse_edison
-from ingest.layout import PAGE_MARKER
 from ingest.documents.rulings import parse_rulings
 from ingest.documents.tag import parse_tag
+from ingest.layout import PAGE_MARKER
 from kb.errors import IngestError
 from kb.model import Node, ParsedDocument
 

@@ -12,8 +12,8 @@ import pytest
 
 from ingest.builder import DocumentBuilder
 from ingest.documents.edison import parse_edison, permission
-from ingest.segment import Segment
 from ingest.documents.tag import parse_tag
+from ingest.segment import Segment
 from kb.graph import KnowledgeGraph
 from kb.model import TEXT_TYPES, Node, Span
 

@@ -111,7 +111,7 @@ def test_rulings_section_nests_subsections(service: RulingsService) -> None:
     levels = [(p["heading"], p["level"]) for p in page["parts"]]
     assert ("Invocações-Especiais inerentes", 2) in levels
     assert ("Regras", 3) in levels
-    assert page["badges"][0]["label"] == "General"
+    assert page["badges"][0]["label"] == "Regras gerais"
 
 
 def test_card_page_lists_examples_by_document(service: RulingsService) -> None:

@@ -24,7 +24,7 @@ AsParam = Annotated[
 class QuizAnswer(BaseModel):
     """One answer: a question id from GET /quiz and an option key (or yes/no, true/false)."""
 
-    id: str = Field(description="The question id, e.g. tf:edison/rule-05/example-08:s0:false.")
+    id: str = Field(description="The question id, as the quiz returned it.")
     answer: str | bool | int = Field(description="An option key, its text, or true/false.")
 
 
@@ -50,9 +50,14 @@ def register(app: FastAPI, service: RulingsService) -> None:
 
     @app.get("/quiz", tags=["training"])
     def quiz(
-        format: Annotated[str | None, Query(description="edison, tag or general.")] = None,
+        format: Annotated[
+            str | None, Query(description="A format id declared in the manifest (see /stats).")
+        ] = None,
         topic: Annotated[
-            str | None, Query(description="e.g. edison-rule-05, summon, chain, spell-speed.")
+            str | None,
+            Query(
+                description="A topic: a top-level rule or section id, or a theme (summon, chain, spell-speed)."
+            ),
         ] = None,
         n: Annotated[int, Query(description="Number of questions (1..50).")] = 10,
         seed: Annotated[

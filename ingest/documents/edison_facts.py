@@ -75,7 +75,11 @@ def _child(kg: KnowledgeGraph, parent: str, pattern: str) -> Node | None:
 
 def _damage_rule(nodes: tuple[Node, ...]) -> Node | None:
     return next(
-        (n for n in nodes if n.type == "Rule" and "etapa de dano" in fold(n.label_pt or n.text or "")),
+        (
+            n
+            for n in nodes
+            if n.type == "Rule" and "etapa de dano" in fold(n.label_pt or n.text or "")
+        ),
         None,
     )
 
@@ -92,7 +96,12 @@ def _damage_step(kg: KnowledgeGraph, nodes: tuple[Node, ...]) -> list[Fact]:
 
     def fact(bullet: Node, target: str, key: str, allowed: bool | None) -> Fact:
         return Fact(
-            bullet.id, "rules_activation", target, bullet.id, "document", {"class": key, "allowed": allowed}
+            bullet.id,
+            "rules_activation",
+            target,
+            bullet.id,
+            "document",
+            {"class": key, "allowed": allowed},
         )
 
     for key, (named, allows, forbids) in _CLASSES.items():
