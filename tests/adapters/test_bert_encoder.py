@@ -12,7 +12,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from kb.adapters.bert_encoder import UnsupportedModel, check_quantize, read_spec
+from kb.adapters.bert_encoder import (
+    UnsupportedModel,
+    check_quantize,
+    full_range_activations,
+    read_spec,
+    resolve_quantize,
+)
 from kb.adapters.embedder import model_identifier
 from kb.adapters.embedding_cache import cached_embeddings
 from kb.config import Settings
@@ -104,10 +110,12 @@ def test_a_hub_name_or_an_incomplete_folder_is_refused(tmp_path: Path) -> None:
 
 
 def test_quantize_is_a_setting_with_known_values() -> None:
-    assert Settings().quantize == "int8"
+    assert Settings().quantize == "auto"
+    assert resolve_quantize("auto") == ("int8" if full_range_activations() else "none")
+    assert resolve_quantize("none") == "none"
     assert Settings.from_env({"YGO_QUANTIZE": "none"}).quantize == "none"
     assert check_quantize("int8") == "int8"
-    with pytest.raises(ValueError, match="quantize='fp16': use one of none, int8"):
+    with pytest.raises(ValueError, match="quantize='fp16': use one of none, int8 or auto"):
         check_quantize("fp16")
 
 

