@@ -10,8 +10,8 @@ from pathlib import Path
 from ingest.build import ensure_kb
 from kb.adapters.embedding_cache import cached_embeddings
 from kb.config import Settings
-from kb.embedding import Embedder, HashEmbedder
-from kb.search import claim_texts, clause_texts, index_texts
+from kb.search.embedding import Embedder, HashEmbedder
+from kb.search.index import claim_texts, clause_texts, index_texts
 from kb.service import RulingsService
 
 log = logging.getLogger(__name__)

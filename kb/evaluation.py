@@ -10,7 +10,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from kb.errors import InvalidQuery
-from kb.search import SearchIndex, SearchOptions
+from kb.search.index import SearchIndex, SearchOptions
 
 
 class HasIndex(Protocol):

@@ -10,21 +10,21 @@ from typing import TYPE_CHECKING, Any
 from rapidfuzz import process
 from rdflib import Graph
 
-from kb.answer import Answerer
+from kb.answering.answer import Answerer
 from kb.config import Settings
-from kb.embedding import Embedder
 from kb.errors import InvalidQuery, NotFound
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph, node_record
 from kb.link import Entry, Linker
-from kb.markup import MARKUPS, write
+from kb.linked_data.rdf import iri, namespaces, serialize, to_rdf, vocabulary
+from kb.linked_data.sparql import describe
 from kb.model import RETRIEVABLE_TYPES, Node
-from kb.quiz import MAX_SEED, QuestionBank, build_bank
-from kb.rdf import iri, namespaces, serialize, to_rdf, vocabulary
+from kb.presentation.markup import MARKUPS, write
+from kb.presentation.quiz import MAX_SEED, QuestionBank, build_bank
+from kb.presentation.render import PageBuilder
 from kb.reason.registry import status
-from kb.render import PageBuilder
-from kb.search import SearchIndex, SearchOptions, hit_json
-from kb.sparql import describe
+from kb.search.embedding import Embedder
+from kb.search.index import SearchIndex, SearchOptions, hit_json
 from kb.store import Artifact
 
 if TYPE_CHECKING:

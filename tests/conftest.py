@@ -92,8 +92,8 @@ def corpus_copy(tmp_path: Path) -> Path:
 @pytest.fixture(scope="session")
 def hash_service(built: Built) -> RulingsService:
     """A searching/answering service over the session build with the deterministic hash embedder."""
-    from kb.embedding import HashEmbedder
-    from kb.search import claim_texts, clause_texts, index_texts
+    from kb.search.embedding import HashEmbedder
+    from kb.search.index import claim_texts, clause_texts, index_texts
 
     emb = HashEmbedder()
     return RulingsService(

@@ -28,9 +28,9 @@ from api.app import create_app
 from api.cli import app as cli_app
 from kb.adapters.sparql_workers import SparqlEndpoint
 from kb.config import Settings
-from kb.rdf import namespaces, vocabulary
+from kb.linked_data.rdf import namespaces, vocabulary
+from kb.linked_data.sparql import SparqlError, negotiate, parse_accept
 from kb.service import RulingsService
-from kb.sparql import SparqlError, negotiate, parse_accept
 
 if TYPE_CHECKING:
     from conftest import Built

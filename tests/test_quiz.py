@@ -14,9 +14,9 @@ from api.cli import app as cli_app
 from api.terminal_quiz import run_quiz
 from kb.errors import InvalidQuery
 from kb.graph import KnowledgeGraph
-from kb.polarity import flip, negations
-from kb.quiz import QuestionBank, build_bank
-from kb.quiz_model import Question
+from kb.presentation.polarity import flip, negations
+from kb.presentation.quiz import QuestionBank, build_bank
+from kb.presentation.quiz_model import Question
 from kb.service import RulingsService
 
 

@@ -17,8 +17,8 @@ from rdflib.namespace import DCTERMS, PROV, SKOS
 from ingest.build import build_kb
 from kb.config import Settings
 from kb.graph import KnowledgeGraph
+from kb.linked_data.rdf import namespaces, serialize, to_rdf
 from kb.model import Fact, Node, Span
-from kb.rdf import namespaces, serialize, to_rdf
 from kb.service import RulingsService
 from kb.store import load_artifact
 

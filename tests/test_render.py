@@ -14,9 +14,9 @@ from api.app import create_app
 from api.cli import app as cli_app
 from kb.errors import InvalidQuery, NotFound
 from kb.graph import KnowledgeGraph
-from kb.markup import md_escape, to_html, to_markdown, to_wikitext, wiki_escape, write
 from kb.model import Fact, Node, Span
-from kb.render import PageBuilder
+from kb.presentation.markup import md_escape, to_html, to_markdown, to_wikitext, wiki_escape, write
+from kb.presentation.render import PageBuilder
 from kb.service import RulingsService
 
 _NOWIKI = re.compile(r"<nowiki>.*?</nowiki>")

@@ -221,7 +221,7 @@ def test_quiz_round_trip(server: str, page: Any) -> None:
 
 
 def quiz_question(qid: str, kind: str, options: list[tuple[str, str]], answer: str) -> dict:
-    """A question shaped like kb/quiz.py's question_json (answer key and citation included)."""
+    """A question shaped like kb/presentation/quiz.py's question_json (answer key and citation included)."""
     return {
         "id": qid,
         "kind": kind,
@@ -246,7 +246,7 @@ def quiz_question(qid: str, kind: str, options: list[tuple[str, str]], answer: s
 
 
 def test_quiz_page_against_the_documented_shapes(server: str, page: Any) -> None:
-    """The quiz UI over stubbed /quiz and /quiz/check (shapes of kb/quiz.py), route or not."""
+    """The quiz UI over stubbed /quiz and /quiz/check (shapes of kb/presentation/quiz.py), route or not."""
     questions = [
         quiz_question("q1", "true-false", [("true", "Verdadeiro"), ("false", "Falso")], "false"),
         quiz_question("q2", "multiple-choice", [("a", "Um"), ("b", "Dois"), ("c", "Três")], "b"),

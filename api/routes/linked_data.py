@@ -28,9 +28,9 @@ from starlette.exceptions import HTTPException
 
 from api.errors import envelope
 from kb.errors import InvalidQuery
-from kb.rdf import namespaces, vocabulary
+from kb.linked_data.rdf import namespaces, vocabulary
+from kb.linked_data.sparql import EndpointBusy, MalformedQuery, NotAcceptable, negotiate
 from kb.service import RulingsService
-from kb.sparql import EndpointBusy, MalformedQuery, NotAcceptable, negotiate
 
 ID_OFFERS = {
     "application/json": "json",

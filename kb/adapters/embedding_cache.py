@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kb.embedding import Embedder
+from kb.search.embedding import Embedder
 
 
 def _key(text: str) -> str:

@@ -2,7 +2,7 @@
 
 Each worker is spawned (a fresh interpreter: forking a process with torch/OpenMP and server threads
 can deadlock the child) and receives the RDF graph pickled; it answers
-`kb.sparql.execute` requests over a pipe, and is killed when a query overruns: a thread could not be
+`kb.linked_data.sparql.execute` requests over a pipe, and is killed when a query overruns: a thread could not be
 stopped. Inside a worker an audit hook refuses sockets, subprocesses, file writes and reads outside
 Python's own code, and the address space is capped, so even a query the checks missed could not
 reach outside the graph. A worker exits when its parent goes away. Linux/Unix only.
@@ -28,7 +28,7 @@ import rdflib
 from rdflib import Graph
 
 from kb.errors import KBError
-from kb.sparql import (
+from kb.linked_data.sparql import (
     EndpointBusy,
     MalformedQuery,
     NotAcceptable,

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 
+from kb.answering.question import Question
 from kb.graph import KnowledgeGraph
 from kb.ids import concept_id, fold
 from kb.link import Mention
-from kb.question import Question
 from kb.reason import Decision, Knowledge, Step
 from kb.reason.facts import best, label, spell_speed
 from kb.reason.statement import last_sentence, main_clause

@@ -15,12 +15,11 @@ from functools import cached_property
 
 import numpy as np
 
-from kb.analysis import analyse
+from kb.answering.question import Question
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.link import Mention
 from kb.model import Node
-from kb.question import Question
 from kb.reason import Decision, Step
 from kb.reason.statement import (
     condition_unmet,
@@ -31,7 +30,8 @@ from kb.reason.statement import (
     reversed_order,
     stated_negative,
 )
-from kb.search import SearchIndex
+from kb.search.analysis import analyse
+from kb.search.index import SearchIndex
 
 CLAIM_MIN = 0.86  # alignment under which no claim decides the question
 SAME_TOPIC = 0.94  # two claims of different formats disagree only if they say alike things

@@ -13,11 +13,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from kb.answering.question import Question
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.ids import concept_id, fold
 from kb.model import Node
-from kb.question import Question
 from kb.reason import Decision, Knowledge, Step
 from kb.reason.facts import label, steps_of
 from kb.reason.statement import question_negated

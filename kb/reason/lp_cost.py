@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import re
 
+from kb.answering.question import Question
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.ids import fold
 from kb.link import Mention
 from kb.model import Fact
-from kb.question import Question
 from kb.reason import Decision, Knowledge, Step
 from kb.reason.facts import label
 from kb.reason.statement import question_negated

@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kb.analysis import analyse
 from kb.ids import fold
 from kb.link import Linker
 from kb.negation import ANY_NEGATION, DOC_NEGATION, NOT_NEGATION_ANY, NOT_NEGATION_DOC
-from kb.search import Hit, SearchIndex
+from kb.search.analysis import analyse
+from kb.search.index import Hit, SearchIndex
 
 # The shared pt/en negation lexicon (kb.negation).
 _DOC_NEG = DOC_NEGATION

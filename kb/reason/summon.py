@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 
+from kb.answering.question import Question
 from kb.graph import KnowledgeGraph
 from kb.ids import concept_id, fold
-from kb.question import Question
 from kb.reason import Decision, Knowledge, Step
 from kb.reason.facts import best, label
 from kb.reason.statement import main_clause

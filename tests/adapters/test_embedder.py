@@ -21,7 +21,7 @@ from kb.adapters.embedder import (
 )
 from kb.adapters.model_prepare import VERIFY_TEXTS, PreparedModel, prepare_model
 from kb.config import Settings
-from kb.embedding import Embedder
+from kb.search.embedding import Embedder
 
 PT_QUERIES = ["Magia de Campo", "pontos de vida", "Invocação-Especial", "Cemitério"]
 EN_PASSAGES = ["Field Spell", "Life Points", "Special Summon", "Graveyard"]

@@ -13,7 +13,7 @@ from rdflib import RDF, RDFS, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import DCTERMS, OWL, PROV, SKOS, XSD
 
 from kb.graph import KnowledgeGraph
-from kb.vocab import CLASSES, PROPERTIES, camel
+from kb.linked_data.vocab import CLASSES, PROPERTIES, camel
 
 STRUCTURAL = {"part_of"}
 

@@ -11,13 +11,13 @@ from typing import Any
 
 import numpy as np
 
-from kb.analysis import analyse
-from kb.embedding import Embedder
-from kb.fusion import fuse_rrf, ranks
 from kb.graph import KnowledgeGraph
-from kb.lexical import BM25Index
 from kb.link import Linker
 from kb.model import Mention, Node
+from kb.search.analysis import analyse
+from kb.search.embedding import Embedder
+from kb.search.fusion import fuse_rrf, ranks
+from kb.search.lexical import BM25Index
 from kb.text import Segment, clauses
 
 CONTRAST = re.compile(r"^(mas|porém|no entanto|enquanto)\b", re.IGNORECASE)

@@ -13,13 +13,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
-from kb.analysis import analyse
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.ids import fold
 from kb.model import Node
-from kb.polarity import flip
-from kb.quiz_model import TRUE_FALSE, Citation, Question, key_of, lettered
+from kb.presentation.polarity import flip
+from kb.presentation.quiz_model import TRUE_FALSE, Citation, Question, key_of, lettered
+from kb.search.analysis import analyse
 from kb.text import Segment, sentences, trimmed
 
 _MARKER = re.compile(r"^[•●\-–]?\s*(?:Exemplo\s+\d+(?:\s*\([^)]*\))?\s*:)?\s*")

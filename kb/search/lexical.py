@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import bm25s
 import numpy as np
 
-from kb.analysis import analyse
+from kb.search.analysis import analyse
 
 
 class BM25Index:

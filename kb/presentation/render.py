@@ -1,7 +1,7 @@
 """Wiki pages from the graph: a Rule, Section, Document or Card as a markup-neutral `Page`.
 
-A page (`kb.page`) is plain data: title, format badges, parts of items, related cards, references
-with permalinks and exact spans; `kb.markup` writes it as MediaWiki wikitext, Markdown or HTML.
+A page (`kb.presentation.page`) is plain data: title, format badges, parts of items, related cards, references
+with permalinks and exact spans; `kb.presentation.markup` writes it as MediaWiki wikitext, Markdown or HTML.
 Every item that quotes the corpus points at a `Reference` whose `text == document[start:end]`.
 """
 
@@ -14,7 +14,7 @@ from kb.errors import InvalidQuery
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.model import Node
-from kb.page import Badge, Item, Link, Page, Part, Reference
+from kb.presentation.page import Badge, Item, Link, Page, Part, Reference
 
 RENDERABLE_TYPES: tuple[str, ...] = ("Rule", "Section", "Document", "Card")
 _BULLET = re.compile(r"^[•●\-–]\s*")

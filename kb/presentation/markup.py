@@ -1,4 +1,4 @@
-"""Writers of a `kb.render.Page`: MediaWiki wikitext, Markdown and a self-contained HTML page.
+"""Writers of a `kb.presentation.render.Page`: MediaWiki wikitext, Markdown and a self-contained HTML page.
 
 Source text never reaches the output unescaped: wikitext wraps it in `<nowiki>` (with `&` and `<`
 as entities inside), Markdown backslash-escapes its punctuation, HTML goes through `html.escape`.
@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import asdict
 
-from kb.page import Item, Page, Part, Reference
+from kb.presentation.page import Item, Page, Part, Reference
 
 MARKUPS: tuple[str, ...] = ("wikitext", "markdown", "html", "json")
 MEDIA_TYPES: dict[str, str] = {

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from kb.answering.question import Question, read_question
+from kb.answering.scope import Vocabulary, uncovered_topic
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
-from kb.question import Question, read_question
 from kb.reason import Decision, Step
 from kb.reason.claims import CLAIM_MIN, ClaimMatch, ClaimReader
 from kb.reason.registry import enabled
 from kb.reason.statement import Clause, best_clause, contradicts, question_negated
-from kb.scope import Vocabulary, uncovered_topic
-from kb.search import Hit, SearchIndex, SearchOptions
+from kb.search.index import Hit, SearchIndex, SearchOptions
 
 MIN_SUPPORT = 0.80  # below this alignment score nothing in the KB decides the question
 MIN_DENSE = 0.82  # cosine of the best hit under which the question is out of scope

@@ -32,7 +32,7 @@ class HashEmbedder:
     def _vector(self, text: str) -> np.ndarray:
         import hashlib
 
-        from kb.analysis import tokens
+        from kb.search.analysis import tokens
 
         vec = np.zeros(self.dim, dtype=np.float32)
         for tok in tokens(text):

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kb.analysis import analyse
 from kb.formats import Formats
 from kb.ids import fold
 from kb.link import Linker, Mention
+from kb.search.analysis import analyse
 
 # Open (non yes/no) questions: a question word at the start (after an optional "No Edison," /
 # "Tag Duel:" prefix), or an interrogative phrase anywhere.

@@ -10,8 +10,8 @@ import random
 from collections.abc import Iterator
 
 from kb.model import Fact, Node
-from kb.quiz_model import YES_NO, Option, Question, key_of, lettered
-from kb.quiz_sources import Sources, clean
+from kb.presentation.quiz_model import YES_NO, Option, Question, key_of, lettered
+from kb.presentation.quiz_sources import Sources, clean
 
 INHERENT = "concept/inherent-special-summon"
 NON_INHERENT = "concept/non-inherent-special-summon"

@@ -16,9 +16,14 @@ from typing import Any
 from kb.errors import InvalidQuery
 from kb.graph import KnowledgeGraph
 from kb.ids import fold
-from kb.quiz_facts import capability_questions, fact_questions, speed_questions, summon_questions
-from kb.quiz_model import Question, question_json
-from kb.quiz_sources import (
+from kb.presentation.quiz_facts import (
+    capability_questions,
+    fact_questions,
+    speed_questions,
+    summon_questions,
+)
+from kb.presentation.quiz_model import Question, question_json
+from kb.presentation.quiz_sources import (
     Sources,
     claim_questions,
     damage_step_questions,

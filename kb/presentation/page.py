@@ -1,6 +1,6 @@
 """The markup-neutral page model: what a wiki page of a rule, section or card shows.
 
-`kb.render` builds pages from the graph; `kb.markup` writes them as wikitext, Markdown or HTML.
+`kb.presentation.render` builds pages from the graph; `kb.presentation.markup` writes them as wikitext, Markdown or HTML.
 """
 
 from __future__ import annotations

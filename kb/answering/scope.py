@@ -3,7 +3,7 @@
 The corpus is rule documents, each defining a format the manifest declares. Questions about
 prices, events, deck advice, other games built on the cards, or today's Forbidden & Limited list
 are outside it, whatever cards they name: no passage can decide them, so no verdict is given; so
-are questions about a declared format no document defines (answered in `kb.answer`). Nor can the KB
+are questions about a declared format no document defines (answered in `kb.answering.answer`). Nor can the KB
 rule on a card, word or format it has never seen ("Nibiru", "goat format"): `Vocabulary` knows
 every word of the documents, claims, cards and concepts, and says what a question names outside
 it, or that it names nothing at all.
@@ -14,11 +14,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from kb.analysis import STOP_WORDS
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.ids import fold
 from kb.link import Mention
+from kb.search.analysis import STOP_WORDS
 
 # (topic, pattern over the folded question)
 _TOPICS: tuple[tuple[str, str, re.Pattern[str]], ...] = (

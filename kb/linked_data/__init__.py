@@ -1,0 +1,1 @@
+"""Linked data: the RDF vocabulary, the RDF export and read-only SPARQL."""
