@@ -6,15 +6,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ingest.candidates import Candidate, candidates
+from ingest.card_table import card_graph, read_card_table
 from ingest.claims import load_claims
 from ingest.corpus import SourceDocument, corpus_hash, load_manifest
 from ingest.curated import load_cards, load_glossary
 from ingest.documents import REFINEMENTS, Parser, Refinement
 from ingest.extract import extract
+from kb.card_names import common_words
 from kb.errors import IngestError
 from kb.formats import Formats
 from kb.ids import format_id
-from kb.link import Linker
+from kb.link import Entry, Linker
 from kb.model import TEXT_TYPES, Fact, Node
 
 
@@ -36,9 +38,15 @@ def ingest_corpus(corpus_dir: Path) -> Corpus:
     docs, formats = manifest.documents, manifest.formats
     cards = load_cards(corpus_dir / "cards.yaml")
     glossary = load_glossary(corpus_dir / "glossary.yaml")
-    linker = Linker([*cards.entries, *glossary.entries, *formats.entries()])
-    nodes: list[Node] = [*formats.nodes(), *glossary.nodes, *cards.nodes]
-    facts: list[Fact] = [*glossary.facts, *cards.facts]
+    _, records = read_card_table(corpus_dir)
+    curated_cards, db_cards, db_facts, db_entries = card_graph(
+        records, list(cards.nodes), {n.id for n in glossary.nodes}
+    )
+    core = [*cards.entries, *glossary.entries, *formats.entries()]
+    common = common_words(_rule_words(core), (d.text for d in docs))
+    linker = Linker(core, many=db_entries, common_words=common)
+    nodes: list[Node] = [*formats.nodes(), *glossary.nodes, *curated_cards, *db_cards]
+    facts: list[Fact] = [*glossary.facts, *cards.facts, *db_facts]
     unlinked: list[Candidate] = []
     for doc in docs:
         refinement = _refinement(doc, corpus_dir)
@@ -57,6 +65,11 @@ def ingest_corpus(corpus_dir: Path) -> Corpus:
     _check_unique(nodes, corpus_dir)
     _check_references(nodes, facts, corpus_dir)
     return Corpus(docs, formats, nodes, facts, corpus_hash(corpus_dir), unlinked)
+
+
+def _rule_words(entries: list[Entry]) -> list[str]:
+    """The names of concepts and formats: words a card name made of them needs quotes for."""
+    return [s for e in entries if e.type != "Card" for s in e.surfaces]
 
 
 def _default_parser() -> Parser:

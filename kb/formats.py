@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kb.ids import fold, format_id
@@ -21,6 +21,39 @@ from kb.link import Entry, Mention
 from kb.model import Node
 
 _FORMAT_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_FIELD_NAME = re.compile(r"^[a-z_][a-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class DeckSizes:
+    """A format's deck-size rules: Main Deck min..max cards, Extra and Side Deck maxima."""
+
+    main_min: int
+    main_max: int
+    extra_max: int
+    side_max: int
+
+    def props(self) -> dict[str, int]:
+        return {
+            "main_min": self.main_min,
+            "main_max": self.main_max,
+            "extra_max": self.extra_max,
+            "side_max": self.side_max,
+        }
+
+
+@dataclass(frozen=True)
+class BanlistSpec:
+    """A format's Forbidden & Limited list: which card-record field holds each card's status
+    (0 forbidden, 1 limited, 2 semi-limited; unset: unlisted), the date it took effect and
+    where the list comes from."""
+
+    field: str
+    effective: str
+    provenance: str
+
+    def props(self) -> dict[str, str]:
+        return {"field": self.field, "effective": self.effective, "provenance": self.provenance}
 
 
 @dataclass(frozen=True)
@@ -36,6 +69,12 @@ class FormatSpec:
     cues: tuple[str, ...] = ()  # words that imply the format without naming it ("teammate")
     base: bool = False  # today's rules: they hold inside every other format unless it differs
     documents: tuple[str, ...] = ()  # the documents that define it
+    # Card rules (all optional): the card-record flag deciding pool membership, the F&L list,
+    # the deck sizes, and whether each duelist of a team brings their own deck.
+    card_pool: str | None = None
+    banlist: BanlistSpec | None = None
+    deck: DeckSizes | None = None
+    per_duelist_decks: bool = False
 
     @property
     def node_id(self) -> str:
@@ -63,11 +102,27 @@ class FormatSpec:
             "cues": list(self.cues),
             "base": self.base,
             "documents": list(self.documents),
+            **self._card_rule_props(),
         }
+
+    def _card_rule_props(self) -> dict[str, Any]:
+        """The card rules the format declares (only those it declares)."""
+        out: dict[str, Any] = {}
+        if self.card_pool:
+            out["card_pool"] = self.card_pool
+        if self.banlist is not None:
+            out["banlist"] = self.banlist.props()
+        if self.deck is not None:
+            out["deck"] = self.deck.props()
+        if self.per_duelist_decks:
+            out["per_duelist_decks"] = True
+        return out
 
 
 def spec_from_node(node: Node) -> FormatSpec:
     p = node.props
+    banlist = p.get("banlist")
+    deck = p.get("deck")
     return FormatSpec(
         id=str(p.get("name") or node.id.removeprefix("format/")),
         label_pt=node.label_pt or "",
@@ -78,6 +133,10 @@ def spec_from_node(node: Node) -> FormatSpec:
         cues=tuple(p.get("cues") or ()),
         base=bool(p.get("base")),
         documents=tuple(p.get("documents") or ()),
+        card_pool=p.get("card_pool") or None,
+        banlist=BanlistSpec(**banlist) if isinstance(banlist, Mapping) else None,
+        deck=DeckSizes(**deck) if isinstance(deck, Mapping) else None,
+        per_duelist_decks=bool(p.get("per_duelist_decks")),
     )
 
 
@@ -217,6 +276,7 @@ def parse_specs(items: object, where: str) -> list[FormatSpec]:
                 aliases=tuple(item.get("aliases") or ()),
                 cues=tuple(item.get("cues") or ()),
                 base=bool(item.get("base", False)),
+                **_card_rules(item, f"{where}: format {fid!r}"),
             )
         )
     if sum(s.base for s in specs) > 1:
@@ -224,22 +284,52 @@ def parse_specs(items: object, where: str) -> list[FormatSpec]:
     return specs
 
 
+def _card_rules(item: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """The optional card rules of one manifest format entry; ValueError names the field."""
+    out: dict[str, Any] = {}
+    pool = item.get("card_pool")
+    if pool is not None:
+        if not isinstance(pool, str) or not _FIELD_NAME.match(pool):
+            raise ValueError(f"{where}: card_pool must name a card-record field, got {pool!r}")
+        out["card_pool"] = pool
+    banlist = item.get("banlist")
+    if banlist is not None:
+        if not isinstance(banlist, Mapping):
+            raise ValueError(f"{where}: banlist must be a mapping (field, effective, provenance)")
+        missing = [k for k in ("field", "effective", "provenance") if not banlist.get(k)]
+        unknown = sorted(set(banlist) - {"field", "effective", "provenance"})
+        if missing or unknown:
+            raise ValueError(
+                f"{where}: banlist lacks {', '.join(missing) or '-'}; unknown keys {unknown or '-'}"
+            )
+        name = banlist["field"]
+        if not isinstance(name, str) or not _FIELD_NAME.match(name):
+            raise ValueError(f"{where}: banlist.field must name a card-record field, got {name!r}")
+        # YAML reads 2010-03-01 as a date: keep its ISO text.
+        out["banlist"] = BanlistSpec(name, str(banlist["effective"]), str(banlist["provenance"]))
+    deck = item.get("deck")
+    if deck is not None:
+        keys = ("main_min", "main_max", "extra_max", "side_max")
+        if not isinstance(deck, Mapping) or set(deck) != set(keys):
+            raise ValueError(f"{where}: deck must be a mapping of exactly {', '.join(keys)}")
+        bad = [k for k in keys if not isinstance(deck[k], int) or isinstance(deck[k], bool)]
+        if bad or any(deck[k] < 0 for k in keys if k not in bad):
+            raise ValueError(f"{where}: deck sizes must be non-negative integers ({bad or keys})")
+        if deck["main_min"] > deck["main_max"]:
+            raise ValueError(f"{where}: deck.main_min exceeds deck.main_max")
+        out["deck"] = DeckSizes(*(int(deck[k]) for k in keys))
+    if "per_duelist_decks" in item:
+        if not isinstance(item["per_duelist_decks"], bool):
+            raise ValueError(f"{where}: per_duelist_decks must be true or false")
+        out["per_duelist_decks"] = item["per_duelist_decks"]
+    return out
+
+
 def with_documents(specs: Iterable[FormatSpec], documents: Mapping[str, str]) -> Formats:
     """The specs with the documents defining each (documents: document id → format id)."""
-    out = []
-    for s in specs:
-        docs = tuple(d for d, f in documents.items() if f == s.id)
-        out.append(
-            FormatSpec(
-                s.id,
-                s.label_pt,
-                s.label_en,
-                s.badge_pt,
-                s.badge_en,
-                s.aliases,
-                s.cues,
-                s.base,
-                docs,
-            )
+    return Formats(
+        tuple(
+            replace(s, documents=tuple(d for d, f in documents.items() if f == s.id))
+            for s in specs
         )
-    return Formats(tuple(out))
+    )

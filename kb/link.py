@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
 
+from kb.card_names import CardNames
 from kb.ids import fold
 from kb.model import Mention
 
@@ -49,7 +50,17 @@ class Entry:
 class Linker:
     """Finds mentions of known entities in text; built once from the lexicon's entries."""
 
-    def __init__(self, entries: Iterable[Entry], *, min_fuzzy_len: int = 6) -> None:
+    def __init__(
+        self,
+        entries: Iterable[Entry],
+        *,
+        min_fuzzy_len: int = 6,
+        many: Iterable[Entry] = (),
+        common_words: frozenset[str] = frozenset(),
+    ) -> None:
+        """`entries` are matched by one pattern; `many` (the card database: thousands of names)
+        by a word index (`kb.card_names`), where names made of `common_words` must be quoted or
+        capitalised. A surface `entries` has is never one of `many`'s."""
         self.entries: dict[str, Entry] = {}
         self._by_surface: dict[str, str] = {}
         for entry in entries:
@@ -65,9 +76,20 @@ class Linker:
         self._pattern = re.compile(rf"(?<![a-z0-9])(?:{body})(?![a-z0-9])") if keys else None
         self._fuzzy_keys = [k for k in keys if len(k) >= min_fuzzy_len]
         self.min_fuzzy_len = min_fuzzy_len
+        self._surfaces: dict[str, list[str]] = {}
+        for key, entity in self._by_surface.items():
+            self._surfaces.setdefault(entity, []).append(key)
+        many = [e for e in many if e.id not in self.entries]
+        for entry in many:
+            self.entries[entry.id] = entry
+        self._cards = CardNames(
+            ((e.id, normalise(s)) for e in many for s in e.surfaces),
+            common_words,
+            taken=frozenset(self._by_surface),
+        )
 
     def surfaces_of(self, entity: str) -> list[str]:
-        return [s for s, e in self._by_surface.items() if e == entity]
+        return self._surfaces.get(entity) or self._cards.keys_of(entity)
 
     def link(
         self, text: str, *, fuzzy: bool = False, types: frozenset[str] | None = None
@@ -85,8 +107,18 @@ class Linker:
                 start, end = offsets[m.start()], offsets[m.end() - 1] + 1
                 mentions.append(Mention(entity, start, end, text[start:end], 1.0))
                 covered.append((m.start(), m.end()))
+        if len(self._cards) and (types is None or "Card" in types):
+            mentions = _merge(mentions, self._cards.find(text, folded, offsets), self.entries)
         if fuzzy:
-            mentions += self._fuzzy(text, folded, offsets, covered, types)
+            exact = [(m.start, m.end) for m in mentions]
+            mentions += [
+                m
+                for m in self._fuzzy(text, folded, offsets, covered, types)
+                if not any(a < m.end and m.start < b for a, b in exact)
+            ]
+            if len(self._cards) and (types is None or "Card" in types):
+                spans = [(m.start, m.end) for m in mentions]
+                mentions += self._cards.fuzzy(text, folded, offsets, spans)
         return sorted(mentions, key=lambda m: (m.start, -m.end))
 
     def _fuzzy(
@@ -122,6 +154,24 @@ class Linker:
                 found.append(Mention(entity, start, end, text[start:end], round(best[1] / 100, 3)))
                 taken.append((first.start(), last.end()))
         return found
+
+
+def _merge(core: list[Mention], cards: list[Mention], entries: dict[str, Entry]) -> list[Mention]:
+    """Core mentions plus card-database mentions that overlap none of them; a longer card name
+    takes the place of the concept words inside it ("Effect Veiler" over "effect")."""
+    out = list(core)
+    for m in cards:
+        inside = [c for c in out if c.start < m.end and m.start < c.end]
+        if all(
+            m.start <= c.start
+            and c.end <= m.end
+            and (c.end - c.start) < (m.end - m.start)
+            and entries[c.entity].type == "Concept"
+            for c in inside
+        ):
+            out = [c for c in out if c not in inside]
+            out.append(m)
+    return out
 
 
 def _joined(key: str) -> str:

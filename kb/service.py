@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Iterable
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -11,6 +12,7 @@ from rapidfuzz import process
 from rdflib import Graph
 
 from kb.answering.answer import Answerer
+from kb.card_names import common_words
 from kb.config import Settings
 from kb.errors import InvalidQuery, NotFound
 from kb.formats import Formats
@@ -31,14 +33,20 @@ if TYPE_CHECKING:
     from kb.adapters.sparql_workers import SparqlEndpoint
 
 
-def linker_for(kg: KnowledgeGraph, formats: Formats | None = None) -> Linker:
+def linker_for(
+    kg: KnowledgeGraph, formats: Formats | None = None, texts: Iterable[str] = ()
+) -> Linker:
     """A linker over the graph's cards and concepts (from their labels and aliases) and formats."""
     formats = formats if formats is not None else Formats.of_nodes(kg.of_type("Format"))
     entries: list[Entry] = []
+    many: list[Entry] = []
     for n in kg.of_type("Card", "Concept"):
         surfaces = [s for s in (n.label_en, n.label_pt, *n.props.get("aliases", [])) if s]
-        entries.append(Entry(n.id, n.type, n.label_en or n.label_pt or n.id, tuple(surfaces)))
-    return Linker([*entries, *formats.entries()])
+        entry = Entry(n.id, n.type, n.label_en or n.label_pt or n.id, tuple(surfaces))
+        (many if n.props.get("origin") == "carddb" else entries).append(entry)
+    core = [*entries, *formats.entries()]
+    rule_words = [s for e in core if e.type != "Card" for s in e.surfaces]
+    return Linker(core, many=many, common_words=common_words(rule_words, texts))
 
 
 class RulingsService:
@@ -57,7 +65,7 @@ class RulingsService:
         self.settings = settings
         self.kg = artifact.graph
         self.formats = Formats.of_nodes(self.kg.of_type("Format"))
-        self.linker = linker_for(self.kg, self.formats)
+        self.linker = linker_for(self.kg, self.formats, artifact.documents.values())
         self._rdf_cache: dict[str, str] = {}
         self._rdf_lock = threading.Lock()
         self._rdf_graph: Graph | None = None

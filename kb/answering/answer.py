@@ -69,7 +69,7 @@ class Answerer:
         unclear = self._not_understood(q)
         if unclear is not None:
             return self._compose(q, unclear, hits, k)
-        decision = self._reason(q) if q.yes_no else None
+        decision = self._reason(q) if q.yes_no else self._reason(q, ("card-pool",))
         if decision is None and not self._unknown(q):
             decision = self._claim_or_passage(q, hits)
         if decision is None:
@@ -83,8 +83,10 @@ class Answerer:
             return None
         return f"{spec.label_en} rules", f"regras de {spec.label_pt}"
 
-    def _reason(self, q: Question) -> Decision | None:
+    def _reason(self, q: Question, only: tuple[str, ...] | None = None) -> Decision | None:
         for reasoner in self.reasoners:
+            if only is not None and reasoner.name not in only:
+                continue
             decision = reasoner.decide(self, q)
             if decision is not None:
                 return decision
@@ -225,7 +227,11 @@ class Answerer:
             "answer": d.summary_pt if q.lang == "pt" else d.summary_en,
             "confidence": d.confidence,
             "reasoning": [
-                {"step": s.text_pt if q.lang == "pt" else s.text_en, "source": s.source}
+                {
+                    "step": s.text_pt if q.lang == "pt" else s.text_en,
+                    "source": s.source,
+                    **({"fact": s.fact} if s.fact else {}),
+                }
                 for s in d.steps
             ],
             "citations": cited,

@@ -10,7 +10,7 @@ missing from the KB is reported as disabled rather than silently skipped.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 if TYPE_CHECKING:
     from kb.answering.question import Question
@@ -26,6 +26,9 @@ class Step:
     text_en: str
     text_pt: str
     source: str | None
+    # The card fact the step applies, when it is card data rather than a passage: its subject,
+    # predicate, object, authority and provenance (card password and dataset, or curated file).
+    fact: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)

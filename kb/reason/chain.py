@@ -15,7 +15,7 @@ from kb.graph import KnowledgeGraph
 from kb.ids import concept_id, fold
 from kb.link import Mention
 from kb.reason import Decision, Knowledge, Step
-from kb.reason.facts import best, label, spell_speed
+from kb.reason.facts import best, label, provenance, spell_speed
 from kb.reason.statement import last_sentence, main_clause
 
 _CHAIN_VERB = re.compile(
@@ -87,11 +87,13 @@ def chain_decision(
             f"{label(kg, responder.entity, 'en')} is Spell Speed {r_speed}.",
             f"{label(kg, responder.entity, 'pt')} tem Velocidade de Magia {r_speed}.",
             r_fact.source if r_fact else None,
+            provenance(r_fact),
         ),
         Step(
             f"{label(kg, target.entity, 'en')} is Spell Speed {t_speed}.",
             f"{label(kg, target.entity, 'pt')} tem Velocidade de Magia {t_speed}.",
             t_fact.source if t_fact else None,
+            provenance(t_fact),
         ),
         Step(
             f"Spell Speed {r_speed} {'can' if allowed else 'cannot'} respond to Spell Speed {t_speed}.",

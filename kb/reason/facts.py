@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from kb.graph import KnowledgeGraph
 from kb.ids import fold
@@ -14,6 +15,25 @@ def best(facts: list[Fact]) -> Fact | None:
     if not facts:
         return None
     return sorted(facts, key=lambda f: (-AUTHORITY_RANK[f.authority], f.source or ""))[0]
+
+
+def provenance(fact: Fact | None) -> dict[str, Any] | None:
+    """A card fact as a step cites it: what it says, its authority and where it comes from (the
+    card's password and dataset for inferred facts, the curated file and line, or the passage)."""
+    if fact is None:
+        return None
+    out: dict[str, Any] = {
+        "subject": fact.subject,
+        "predicate": fact.predicate,
+        "object": fact.object,
+        "authority": fact.authority,
+    }
+    for key in ("password", "dataset", "file", "line", "via"):
+        if fact.props.get(key) not in (None, ""):
+            out[key] = fact.props[key]
+    if fact.source:
+        out["source"] = fact.source
+    return out
 
 
 def label(kg: KnowledgeGraph, node_id: str, lang: str) -> str:
@@ -35,7 +55,8 @@ def spell_speed(kg: KnowledgeGraph, entity: str) -> tuple[int, Fact | None] | No
     for f in kg.out(entity, "instance_of"):
         cls = best(kg.out(f.object, "has_spell_speed"))
         if cls is not None:
-            return int(cls.object[-1]), cls
+            # The card's own fact (it is a Quick-Play Spell …) is what decides for this card.
+            return int(cls.object[-1]), f if entity.startswith("card/") else cls
     return None
 
 

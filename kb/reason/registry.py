@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from kb.graph import KnowledgeGraph
 from kb.reason import Reasoner
+from kb.reason.card_pool import decide_card_pool
 from kb.reason.chain import decide_chain, decide_resolution, resolution_rule
 from kb.reason.damage import damage_rules, decide_damage_step
 from kb.reason.lp_cost import cost_limits, decide_lp_cost
@@ -29,6 +30,12 @@ class Registered:
 
 
 REASONERS: tuple[Registered, ...] = (
+    Registered(
+        "card-pool",
+        decide_card_pool,
+        "cards with a format's card-pool flag (a format that declares card_pool)",
+        lambda kg: any("card_pool" in n.props for n in kg.of_type("Format")),
+    ),
     Registered(
         "summon-negation",
         decide_summon,

@@ -12,7 +12,7 @@ from kb.answering.question import Question
 from kb.graph import KnowledgeGraph
 from kb.ids import concept_id, fold
 from kb.reason import Decision, Knowledge, Step
-from kb.reason.facts import best, label
+from kb.reason.facts import best, label, provenance
 from kb.reason.statement import main_clause
 
 INHERENT = concept_id("inherent-special-summon")
@@ -61,6 +61,7 @@ def _negation(kg: KnowledgeGraph, negator: str, target: str, lang: str) -> Decis
             f"{label(kg, target, 'en')} is a{'n inherent' if inherent else ' non-inherent'} Special Summon.",
             f"{label(kg, target, 'pt')} é uma Invocação-Especial {'inerente' if inherent else 'não-inerente'}.",
             kind.source,
+            provenance(kind),
         )
     ]
     rule_pred = "negatable_by"
@@ -113,6 +114,7 @@ def _negation(kg: KnowledgeGraph, negator: str, target: str, lang: str) -> Decis
                 f"{label(kg, negator, 'en')} {what_en}.",
                 f"{label(kg, negator, 'pt')} {what_pt}.",
                 cap_fact.source,
+                provenance(cap_fact),
             )
         )
     verdict = "yes" if yes else "no"
@@ -146,6 +148,7 @@ def _chain(kg: KnowledgeGraph, target: str, lang: str) -> Decision | None:
             f"{label(kg, target, 'en')} is a{'n inherent' if inherent else ' non-inherent'} Special Summon.",
             f"{label(kg, target, 'pt')} é uma Invocação-Especial {'inerente' if inherent else 'não-inerente'}.",
             kind.source,
+            provenance(kind),
         ),
         Step(
             f"{'Non-inherent' if not inherent else 'Inherent'} Special Summons {'always start' if starts else 'do not start'} a Chain.",
@@ -208,6 +211,7 @@ def summon_kind_decision(kg: KnowledgeGraph, entities: list[str], lang: str) -> 
             f"{name_en} is {actual_en} Special Summon{' (an exception the document lists)' if exception else ''}.",
             f"{name_pt} é Invocação-Especial {actual_pt}{' (exceção listada no documento)' if exception else ''}.",
             kind.source,
+            provenance(kind),
         )
         en = f"{'Yes' if yes else 'No'}. {label(kg, subject, lang)} is {actual_en} Special Summon."
         pt = f"{'Sim' if yes else 'Não'}. {label(kg, subject, lang)} é Invocação-Especial {actual_pt}."
