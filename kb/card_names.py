@@ -24,7 +24,11 @@ from kb.search.analysis import STOP_WORDS
 
 _WORD = re.compile(r"[a-z0-9]+")
 # What may stand between two words of one name in a text: spaces, a hyphen, '&', an apostrophe …
-_GAP = re.compile(r"[\s\-&',:!/]{1,4}|")
+_GAP = re.compile(r"[\s\-&',:!/\"“”]{1,4}|")
+# Scripts whose names fold to nothing (or to a stray Latin letter): kept as aliases, not matched.
+_NON_LATIN = re.compile(
+    r"[\u0370-\u03ff\u0400-\u04ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]"
+)
 _OPEN_QUOTES = "\"'“‘«"
 _CLOSE_QUOTES = "\"'”’»"
 _PREFIX = 4
@@ -53,21 +57,27 @@ class CardNames:
         min_fuzzy_len: int = 8,
     ) -> None:
         """`names`: (entity, folded surface) pairs; `taken`: keys other entities already own."""
-        self._first: dict[str, list[_Name]] = defaultdict(list)
+        # First word → second word (None: a one-word name) → names, longest first.
+        self._first: dict[str, dict[str | None, list[_Name]]] = defaultdict(
+            lambda: defaultdict(list)
+        )
         self._keys: dict[str, _Name] = {}
         self._by_entity: dict[str, list[str]] = defaultdict(list)
         for entity, surface in names:
+            if _NON_LATIN.search(surface):
+                continue
             words = tuple(_WORD.findall(surface))
             key = " ".join(words)
-            if not words or key in taken or key in self._keys:
+            if not words or len(key) < 3 or key in taken or key in self._keys:
                 continue
             weak = _is_weak(words, common_words)
             name = _Name(words, entity, weak)
             self._keys[key] = name
-            self._first[words[0]].append(name)
+            self._first[words[0]][words[1] if len(words) > 1 else None].append(name)
             self._by_entity[entity].append(key)
-        for bucket in self._first.values():
-            bucket.sort(key=lambda n: -len(n.words))
+        for buckets in self._first.values():
+            for bucket in buckets.values():
+                bucket.sort(key=lambda n: -len(n.words))
         # Fuzzy candidates: strong names long enough, by each uncommon word and word prefix.
         self._fuzzy_index: dict[str, set[str]] = defaultdict(set)
         for key, name in self._keys.items():
@@ -110,7 +120,11 @@ class CardNames:
     def _match_at(
         self, words: list[re.Match[str]], i: int, folded: str
     ) -> tuple[_Name, int] | None:
-        for name in self._first.get(words[i].group(0), ()):
+        buckets = self._first.get(words[i].group(0))
+        if buckets is None:
+            return None
+        second = words[i + 1].group(0) if i + 1 < len(words) else None
+        for name in (*buckets.get(second, ()), *buckets.get(None, ())):
             n = len(name.words)
             if i + n > len(words):
                 continue
@@ -351,6 +365,8 @@ GAME_WORDS = frozenset(
         "battle",
         "batalha",
         "life",
+        "lp",
+        "pv",
         "points",
         "pontos",
         "vida",

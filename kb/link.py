@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rapidfuzz import fuzz, process
 
@@ -26,10 +27,18 @@ def fold_with_offsets(text: str) -> tuple[str, list[int]]:
     out: list[str] = []
     offsets: list[int] = []
     for i, ch in enumerate(text):
-        folded = fold(ch.translate(_QUOTES))
+        folded = _fold_char(ch)
         out.append(folded)
-        offsets.extend([i] * len(folded))
+        if len(folded) == 1:
+            offsets.append(i)
+        else:
+            offsets.extend([i] * len(folded))
     return "".join(out), offsets
+
+
+@lru_cache(maxsize=4096)
+def _fold_char(ch: str) -> str:
+    return fold(ch.translate(_QUOTES))
 
 
 def normalise(surface: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from kb.answering.question import Question, read_question
+from kb.answering.relevance import Reading, Relevance, card_topics
 from kb.answering.scope import Vocabulary, uncovered_topic
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
@@ -51,6 +52,7 @@ class Answerer:
         self.formats = formats if formats is not None else Formats.of_nodes(kg.of_type("Format"))
         self.claims = ClaimReader(kg, index, self.formats)
         self.vocabulary = Vocabulary.of(kg, self.formats)
+        self.relevance = Relevance.of(kg)
         self.reasoners = enabled(kg)
         self.claimed_documents = frozenset(
             n.span.document for n in kg.of_type("Claim") if n.span is not None
@@ -69,12 +71,27 @@ class Answerer:
         unclear = self._not_understood(q)
         if unclear is not None:
             return self._compose(q, unclear, hits, k)
-        decision = self._reason(q) if q.yes_no else self._reason(q, ("card-pool",))
+        reading = self.relevance.read(q.text, q.mentions)
+        if reading.off:
+            return self._compose(q, self._off_topic(q, reading), hits, k)
+        decision = self._reason(q) if q.yes_no else self._reason(q, ("card-pool", "card-limit"))
         if decision is None and not self._unknown(q):
-            decision = self._claim_or_passage(q, hits)
+            decision = self._claim_or_passage(q, hits, reading)
         if decision is None:
-            decision = self._from_statements(q, self._clause(q, hits), hits)
+            decision = self._from_statements(q, self._clause(q, hits), hits, reading)
         return self._compose(q, decision, hits, k)
+
+    def _off_topic(self, q: Question, reading: Reading) -> Decision:
+        """No rule speaks of what is asked: no verdict, and what the KB can say instead."""
+        words = ", ".join(f"“{w}”" for w in dict.fromkeys(reading.off_topic[:4]))
+        cards = [m.entity for m in q.mentions if m.entity.startswith("card/")]
+        topics = card_topics(self.kg, cards, self.formats.specs)
+        en = f"No ruling found: the rules do not speak of {words}."
+        pt = f"Nenhuma regra encontrada: as regras não tratam de {words}."
+        if topics is not None:
+            en += f" About the cards named, the knowledge base can answer: {topics[0]}."
+            pt += f" Sobre os cards citados, a base de conhecimento responde: {topics[1]}."
+        return Decision(None, [], en, pt, None, reasoner="none")
 
     def _uncovered_format(self, q: Question) -> tuple[str, str] | None:
         """A format the manifest declares but no document defines: its rules are not covered."""
@@ -97,15 +114,24 @@ class Answerer:
         scoped = [h for h in hits if q.format is None or h.format in (q.format, base)]
         return best_clause(self.index, q.text, q.entities, scoped) if scoped else None
 
-    def _claim_or_passage(self, q: Question, hits: list[Hit]) -> Decision | None:
+    def _claim_or_passage(self, q: Question, hits: list[Hit], reading: Reading) -> Decision | None:
         """The best-aligned claim decides when it aligns closely, unless a passage of another
-        document aligns better: then that passage decides (a document without claims answers)."""
-        ranked = self.claims.rank(q.text, q.mentions, q.format)
+        document aligns better: then that passage decides (a document without claims answers).
+        A claim that shares nothing with the question but its card names does not decide."""
+        ranked = [
+            c
+            for c in self.claims.rank(q.text, q.mentions, q.format)
+            if self.relevance.shares_predicate(
+                reading,
+                (c.node.label_en or "", c.node.label_pt or "", c.node.text or ""),
+                (f.object for f in self.kg.out(c.node.id, "concerns")),
+            )
+        ]
         if not ranked or ranked[0].score < CLAIM_MIN:
             return None
         clause = self._clause(q, hits)
         if clause is not None and self._passage_wins(clause, ranked[0]):
-            return self._from_statements(q, clause, hits)
+            return self._from_statements(q, clause, hits, reading)
         return self.claims.decide_ranked(ranked, q.format, q.yes_no)
 
     def _passage_wins(self, clause: Clause, claim: ClaimMatch) -> bool:
@@ -137,12 +163,20 @@ class Answerer:
     def _unknown(self, q: Question) -> bool:
         return self.vocabulary.unknown(q.text, q.mentions)
 
-    def _from_statements(self, q: Question, clause: Clause | None, hits: list[Hit]) -> Decision:
+    def _from_statements(
+        self, q: Question, clause: Clause | None, hits: list[Hit], reading: Reading | None = None
+    ) -> Decision:
         if (
             self._unknown(q)
             or clause is None
             or clause.score < MIN_SUPPORT
             or not self._in_scope(hits)
+            or (
+                reading is not None
+                and not self.relevance.shares_predicate(
+                    reading, (clause.text,), clause.hit.entities
+                )
+            )
         ):
             return Decision(
                 verdict=None,
@@ -246,4 +280,9 @@ class Answerer:
             ],
             "related": related,
             "reasoner": d.reasoner,
+            "value": (
+                {"kind": d.value.kind, "value": d.value.value, "unit": d.value.unit}
+                if d.value is not None
+                else None
+            ),
         }

@@ -23,6 +23,11 @@ _USE = re.compile(
 )
 
 
+_PERMISSION = re.compile(
+    r"\b(can|could|may|is it legal|posso|pode|podem|podemos|consigo|consegue|da pra|e possivel)\b"
+)
+
+
 def pool_rule(kg: KnowledgeGraph, fmt: str) -> str | None:
     """The first passage under the format's Rule/Section about its card pool (or that node)."""
     for node in kg.rules_about(CARD_POOL, fmt):
@@ -80,7 +85,10 @@ def decide_card_pool(kb: Knowledge, q: Question) -> Decision | None:
                 rule,
             )
         )
-    asks_use = bool(_USE.search(fold(q.asking or q.text)))
+    # Whether it may be used, or whether it may do something there: either way, not in this format.
+    asks_use = bool(
+        _USE.search(fold(q.asking or q.text)) or _PERMISSION.search(q.folded or fold(q.text))
+    )
     en = f"{name_en} is not legal in {spec.label_en}{when_en}: no {spec.label_en} ruling applies to it."
     pt = f"{name_pt} não é permitido no {spec.label_pt}{when_pt}: nenhuma regra do {spec.label_pt} se aplica a ele."
     return Decision(

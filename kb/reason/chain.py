@@ -20,7 +20,7 @@ from kb.reason.statement import last_sentence, main_clause
 
 _CHAIN_VERB = re.compile(
     r"(?i)\b(chain|chaining|encadear|encadeio|ativar em corrente|respond with|responder com)\b"
-    r"(\s+(?:an?|the|uma?|o|a|my|meu|minha))?"
+    r"(\s+(?:an?|the|uma?|o|a|my|meu|minha)\b)?"
 )
 _CHAIN = re.compile(r"\b(chain\w*|corrente|encadea\w*|acorrent\w*|respond\w*|resposta|response)\b")
 # The entity right after one of these is the one being responded to.
@@ -46,8 +46,11 @@ def chain_decision(
     asked = fold(last_sentence(re.sub(r"\([^)]*\)", " ", question)))
     if not _CHAIN.search(main_clause(asked)):
         return None
-    if _CONDITIONED.search(asked):
+    verb = _CHAIN.search(asked)
+    if verb is not None and _CONDITIONED.search(asked, verb.end()):
         return None  # "… if it creates a loop?", "… before they respond?": more than spell speed
+    if _LINK_NUMBER.search(asked):
+        return None  # "is X Chain Link 1?": the order of a chain, not whether X may respond
     typed = [
         m
         for m in mentions
@@ -119,6 +122,7 @@ def chain_decision(
     )
 
 
+_LINK_NUMBER = re.compile(r"\b(chain link|elo)\s*\d")
 _CONDITIONED = re.compile(r"\b(se|if|unless|a menos|antes|before|depois|after|caso)\b")
 _SEQUENCE = re.compile(r"\b(then|depois|em seguida|after that|and then|e entao)\b")
 _RESOLVE = re.compile(

@@ -33,6 +33,7 @@ _ACTIVATE = re.compile(
 _SUBSTEP: tuple[tuple[re.Pattern[str], int], ...] = (
     (re.compile(r"\bsub-?(?:etapa|step)\s*(\d)\b"), 0),
     (re.compile(r"\b(comeco|inicio|start|beginning)\b[^?.]{0,25}\b(etapa de dano|damage step)"), 1),
+    (re.compile(r"\b(virad[oa]|desvirad[oa]|is flipped|gets flipped|flipped face-?up)\b"), 2),
     (re.compile(r"\b(antes d[oa]|before)\b[^?.]{0,6}\b(calculo de dano|damage calc\w*)"), 3),
     (
         re.compile(

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 from kb.graph import KnowledgeGraph
 from kb.reason import Reasoner
+from kb.reason.activation import decide_negation
+from kb.reason.card_limit import decide_card_limit
 from kb.reason.card_pool import decide_card_pool
 from kb.reason.chain import decide_chain, decide_resolution, resolution_rule
 from kb.reason.damage import damage_rules, decide_damage_step
@@ -35,6 +37,12 @@ REASONERS: tuple[Registered, ...] = (
         decide_card_pool,
         "cards with a format's card-pool flag (a format that declares card_pool)",
         lambda kg: any("card_pool" in n.props for n in kg.of_type("Format")),
+    ),
+    Registered(
+        "card-limit",
+        decide_card_limit,
+        "cards' statuses on a format's Forbidden & Limited list (a format that declares banlist)",
+        lambda kg: any("banlist" in n.props for n in kg.of_type("Format")),
     ),
     Registered(
         "summon-negation",
@@ -65,6 +73,12 @@ REASONERS: tuple[Registered, ...] = (
         decide_lp_cost,
         "a passage stating a limits_cost fact (what Life Points a cost may leave)",
         lambda kg: bool(cost_limits(kg, None)),
+    ),
+    Registered(
+        "negation-scope",
+        decide_negation,
+        "what cards negate (has_capability with a scope, or curated negates)",
+        lambda kg: bool(kg.with_predicate("has_capability")),
     ),
     Registered(
         "chain-resolution",

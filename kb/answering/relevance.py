@@ -1,0 +1,161 @@
+"""Relevance before verdict: does a rule of the KB speak to what the question asks?
+
+A question that names real cards is not thereby a ruling question ("Can Exodia play the piano?").
+Two general checks, on words only:
+
+- *off-topic words*: content words of the question that no rule text of the KB uses (documents,
+  claim statements, concept names and definitions, the game's own words) — card names do not
+  count as rule words. When they make up a good share of the question, it asks about something the
+  rules do not speak of, whatever cards it names.
+- *shared predicate*: a claim or passage decides only if it shares with the question something
+  besides the card names: a concept the question names, or a content word's stem.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from kb.card_names import GAME_WORDS
+from kb.formats import FormatSpec
+from kb.graph import KnowledgeGraph
+from kb.ids import fold
+from kb.link import Mention
+from kb.search.analysis import STOP_WORDS, analyse
+
+# The share of a question's content words that may be foreign to the rules.
+OFF_TOPIC_SHARE = 0.25
+_WORD = re.compile(r"[^\W\d_]{2,}")
+# Informal function words of chat and forum questions (pt/en), which no rule text uses.
+_CHAT = frozenset(
+    fold(w)
+    for w in (  # noqa: SIM905 (a word list reads better as text)
+        "pra pro pros pras ta tá tô to tao tão tbm tb msm vc vcs q pq hj eh né ne ai aí "
+        "la lá cara gente mano tipo ate até so só mesmo ainda entao então agora depois antes "
+        "minha minhas meu meus sua suas seu seus nossa nosso dele dela deles delas estou esta "
+        "está estao estão sou foi fui era vai vou va vá fez faz fazer dar deu dei tenho tinha "
+        "ter teve quero queria preciso acho sei sabe saber alguem alguém ninguem ninguém "
+        "nada tudo algo coisa coisas vez vezes caso jeito forma modo "
+        "opp opps pls plz thx ok okay yeah yep nope hey hi hello guys lol btw imo iirc afaik "
+        "doesn don didn isn aren wasn weren won wouldn couldn shouldn can't cant dont doesnt "
+        "im ive id youre theyre thats whats theres someone anyone anything something nothing "
+        "nobody everyone everybody whoever whatever however anyway really actually just even "
+        "still already yet again ever never always sometimes maybe perhaps please thanks "
+        "mine yours theirs ours myself yourself themselves itself "
+        "get got gets getting go goes going gone went come comes coming came make makes made "
+        "take takes took taken give gives gave given put puts keep keeps let lets say says "
+        "said know knows think thinks want wants need needs try tries use uses using "
+        "happen happens happened happening way ways thing things question rule rules ruling "
+        "rulings regra regras pergunta duvida dúvida"
+    ).split()
+)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What relevance sees in one question."""
+
+    content: tuple[str, ...]  # content words outside the names it links (folded)
+    off_topic: tuple[str, ...]  # those no rule text of the KB uses
+    share: float  # off-topic words / all content words (names' words included)
+    stems: frozenset[str]  # stems of the content words outside the names
+    concepts: frozenset[str]  # the concepts (and formats) the question names
+
+    @property
+    def off(self) -> bool:
+        return bool(self.off_topic) and self.share >= OFF_TOPIC_SHARE
+
+
+class Relevance:
+    """The KB's rule vocabulary (stems), and the two checks over it."""
+
+    def __init__(self, stems: frozenset[str]) -> None:
+        self.stems = stems
+
+    @classmethod
+    def of(cls, kg: KnowledgeGraph) -> Relevance:
+        return cls(rule_stems(kg))
+
+    def read(self, text: str, mentions: list[Mention]) -> Reading:
+        outside = _without(text, mentions)
+        all_words = _content(_WORD.findall(fold(text)))
+        content = _content(_WORD.findall(fold(outside)))
+        off = tuple(
+            w for w in content if not (set(analyse(w)) & self.stems) and w not in GAME_WORDS
+        )
+        stems = frozenset(s for w in content for s in analyse(w))
+        concepts = frozenset(m.entity for m in mentions if not m.entity.startswith("card/"))
+        share = len(off) / max(len(all_words), 1)
+        return Reading(tuple(content), off, round(share, 3), stems, concepts)
+
+    @staticmethod
+    def shares_predicate(reading: Reading, texts: Iterable[str], entities: Iterable[str]) -> bool:
+        """A statement speaks to the question: it names a concept the question names, or shares
+        a content stem with it."""
+        if reading.concepts & set(entities):
+            return True
+        stems = {s for t in texts if t for s in analyse(t)}
+        return bool(reading.stems & stems)
+
+
+def rule_stems(kg: KnowledgeGraph) -> frozenset[str]:
+    """Stems of every rule text: passages, claim statements, concept and format names and
+    definitions (card names are names, not rule words)."""
+    stems: set[str] = set()
+    for n in kg.nodes:
+        if n.type == "Card":
+            continue
+        parts = [n.text, n.label_en, n.label_pt, *n.props.get("aliases", [])]
+        parts += [n.props.get("definition_en"), n.props.get("definition_pt")]
+        for part in parts:
+            if part:
+                stems.update(analyse(part))
+    for word in GAME_WORDS | _CHAT:
+        stems.update(analyse(word))
+    return frozenset(stems)
+
+
+def _content(words: list[str]) -> list[str]:
+    return [w for w in words if w not in STOP_WORDS and w not in _CHAT]
+
+
+def _without(text: str, mentions: list[Mention]) -> str:
+    for m in sorted(mentions, key=lambda m: -m.start):
+        text = text[: m.start] + " " + text[m.end :]
+    return text
+
+
+def card_topics(
+    kg: KnowledgeGraph, cards: Iterable[str], formats: Iterable[FormatSpec] = ()
+) -> tuple[str, str] | None:
+    """(en, pt) of what the KB can answer about the named cards: what their facts decide."""
+    parts_en: list[str] = []
+    parts_pt: list[str] = []
+    for card in dict.fromkeys(cards):
+        node = kg.get(card)
+        if node is None or node.type != "Card":
+            continue
+        en: list[str] = []
+        pt: list[str] = []
+        preds = {f.predicate for f in kg.out(card)}
+        if "has_spell_speed" in preds or node.props.get("card_type") in ("spell", "trap"):
+            en.append("what it can be chained to (its Spell Speed)")
+            pt.append("a que pode ser encadeado (sua Velocidade de Magia)")
+        if "summoned_by" in preds:
+            en.append("whether its Special Summon can be negated and starts a Chain")
+            pt.append("se sua Invocação-Especial pode ser negada e inicia Corrente")
+        if "has_capability" in preds:
+            en.append("what it negates")
+            pt.append("o que ele nega")
+        for spec in formats:
+            if spec.card_pool and spec.card_pool in node.props:
+                en.append(f"whether it is legal in {spec.label_en}")
+                pt.append(f"se é permitido no {spec.label_pt}")
+        if not en:
+            continue
+        parts_en.append(f"{node.label_en}: {', '.join(en)}")
+        parts_pt.append(f"{node.label_pt or node.label_en}: {', '.join(pt)}")
+    if not parts_en:
+        return None
+    return "; ".join(parts_en), "; ".join(parts_pt)

@@ -1,0 +1,147 @@
+"""How many copies of a card a format allows: its status on the format's Forbidden & Limited list.
+
+The format's spec names the card-record field holding each card's status on its list (0
+Forbidden, 1 Limited, 2 Semi-Limited, unset: unlisted, 3 copies). The rule passage is the one under
+the format's Rule or Section `about` the status concept (concept/forbidden, /limited,
+/semi-limited), found through the graph; the card's status is a card fact with its source.
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+
+from kb.answering.question import Question
+from kb.graph import KnowledgeGraph
+from kb.ids import concept_id
+from kb.model import Node
+from kb.reason import Decision, Knowledge, Step, Value
+
+# Status → (max copies, concept, en, pt)
+STATUSES: dict[int, tuple[int, str, str, str]] = {
+    0: (0, "forbidden", "Forbidden", "Proibido"),
+    1: (1, "limited", "Limited", "Limitado"),
+    2: (2, "semi-limited", "Semi-Limited", "Semi-Limitado"),
+}
+# The question is about copies, a list status, or having the card in a deck section.
+_COPIES = re.compile(
+    r"\b(cop(?:y|ies|ia|ias)|exemplar\w*|\d+x|x\d+)\b"
+    r"|\b(?:jogar com|play with|run|rodar|usar|use|ter|have)\s+(?:\d|duas|dois|tres|two|three)\b"
+)
+_STATUS = re.compile(
+    r"\b(forbidden|limited|semi-?limited|banned|banlist|proibid\w*|limitad\w*|semi-?limitad\w*|"
+    r"lista de proibidos)\b"
+)
+_SECTION = re.compile(
+    r"\b(side|main|deck principal|deck auxiliar|side deck|main deck|no deck|in my deck|"
+    r"no meu deck|baralho)\b"
+)
+_MORE = re.compile(r"\b(outra|outro|another|mais uma|mais um|second|segunda|segundo)\b")
+
+
+# An Extra Deck named for where a monster is summoned from, not as a deck section to fill.
+_OTHER_DECK = re.compile(r"\b(extra deck|deck adicional)\b")
+_FIELDS: weakref.WeakKeyDictionary[KnowledgeGraph, frozenset[str]] = weakref.WeakKeyDictionary()
+
+
+def _has_field(kg: KnowledgeGraph, field: str) -> bool:
+    """Whether some card of the graph has a value in `field` (cached per graph)."""
+    known = _FIELDS.get(kg)
+    if known is None:
+        known = frozenset(k for n in kg.of_type("Card") for k in n.props)
+        _FIELDS[kg] = known
+    return field in known
+
+
+def status_rule(kg: KnowledgeGraph, concept: str, fmt: str) -> str | None:
+    """The first passage under the format's Rule/Section about a list status."""
+    for node in kg.rules_about(concept_id(concept), fmt):
+        for child in kg.children(node.id):
+            n = kg.node(child)
+            if n.span is not None and n.text and n.type not in ("Section", "Rule"):
+                return n.id
+    return None
+
+
+def _asked_copies(q: Question) -> int | None:
+    """The number of copies the question asks about, when it says one."""
+    numbers = [n.value for n in q.numbers if 0 < n.value <= 9]
+    if numbers:
+        return max(numbers)
+    if _MORE.search(q.folded):
+        return 2
+    return None
+
+
+def decide_card_limit(kb: Knowledge, q: Question) -> Decision | None:
+    spec = kb.formats.get(q.format)
+    if spec is None or spec.banlist is None:
+        return None
+    asked = _asked_copies(q)
+    folded = q.folded
+    if not (
+        _COPIES.search(folded)
+        or _STATUS.search(folded)
+        or (_SECTION.search(folded) and (asked is not None or not _OTHER_DECK.search(folded)))
+    ):
+        return None
+    if not _has_field(kb.kg, spec.banlist.field):
+        return None  # the card data holds no status of this list
+    cards: list[Node] = []
+    for m in q.mentions:
+        node = kb.kg.get(m.entity)
+        if node is not None and node.type == "Card" and node not in cards:
+            cards.append(node)
+    if len(cards) != 1:
+        return None
+    card = cards[0]
+    field = spec.banlist.field
+    if "password" not in card.props:
+        return None  # no card data for this card: its status is unknown
+    status = card.props.get(field)
+    limit, concept, en_name, pt_name = (
+        STATUSES[status]
+        if isinstance(status, int) and status in STATUSES
+        else (3, "", "unlisted", "sem limite")
+    )
+    allowed = limit >= (asked if asked is not None else 1)
+    name_en, name_pt = card.label_en or card.id, card.label_pt or card.label_en or card.id
+    fact = {
+        "subject": card.id,
+        "predicate": field,
+        "object": str(status if status is not None else "unlisted"),
+        "authority": "inferred",
+        **{k: card.props[k] for k in ("password", "datasets") if card.props.get(k)},
+    }
+    listed = f"on the list of {spec.banlist.effective}"
+    steps = [
+        Step(
+            f"{name_en} is {en_name} {listed}: at most {limit} {'copy' if limit == 1 else 'copies'}"
+            " across the Main, Extra and Side Deck.",
+            f"{name_pt} é {pt_name} na lista de {spec.banlist.effective}: no máximo {limit} "
+            f"{'cópia' if limit == 1 else 'cópias'} somando Deck Principal, Adicional e Auxiliar.",
+            None,
+            fact,
+        )
+    ]
+    rule = status_rule(kb.kg, concept, spec.id) if concept else None
+    if rule is not None:
+        steps.append(Step(f"The {en_name} rule.", f"A regra de {pt_name}.", rule))
+    copies_en = f"{limit} {'copy' if limit == 1 else 'copies'}"
+    copies_pt = f"{limit} {'cópia' if limit == 1 else 'cópias'}"
+    en = f"{name_en} is {en_name} in {spec.label_en}: at most {copies_en}."
+    pt = f"{name_pt} é {pt_name} no {spec.label_pt}: no máximo {copies_pt}."
+    verdict = ("yes" if allowed else "no") if q.yes_no else None
+    if verdict is not None:
+        en = f"{'Yes' if allowed else 'No'}. {en}"
+        pt = f"{'Sim' if allowed else 'Não'}. {pt}"
+    return Decision(
+        verdict,
+        steps,
+        en,
+        pt,
+        0.9 if verdict else None,
+        [s.source for s in steps if s.source],
+        "card-limit",
+        Value("number", limit, "copies"),
+    )
