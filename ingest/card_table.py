@@ -50,6 +50,7 @@ _IDENTITY = (
     "edison_pool",
     "edison_limit",
     "tcg_2010_03",
+    "tcg_current",
     "datasets",
 )
 

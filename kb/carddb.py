@@ -81,6 +81,7 @@ class CardRecord:
     edison_pool: bool = False
     edison_limit: int | None = None
     tcg_2010_03: int | None = None  # Konami's 2010-03-01 list: 0 forbidden, 1 limited, 2 semi
+    tcg_current: int | None = None  # the TCG list the card data records as current (same codes)
     # Mechanics inferred from the card's data (authority: inferred).
     effect_types: tuple[str, ...] = ()
     spell_speeds: tuple[int, ...] = ()
@@ -133,6 +134,7 @@ _INTS = {
     "defense",
     "edison_limit",
     "tcg_2010_03",
+    "tcg_current",
     "lp_cost_amount",
 }
 _BOOLS = {"edison_pool", "modifies_atk_def"}

@@ -43,6 +43,7 @@ class CardDraft:
     edison_pool: bool | None = None
     edison_limit: int | None = None
     tcg_2010_03: int | None = None
+    tcg_current: int | None = None
     texts: dict[str, str] = field(default_factory=dict, compare=False)
 
 

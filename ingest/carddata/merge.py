@@ -45,6 +45,7 @@ _DATA_FIELDS = (
     "edison_pool",
     "edison_limit",
     "tcg_2010_03",
+    "tcg_current",
 )
 _MECHANICS = (
     "effect_types",

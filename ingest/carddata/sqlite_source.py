@@ -29,6 +29,9 @@ _NEEDED = {"password", "konami_id", "name_en", "name_pt", "card_type", "text_en"
 _LIST_STATUSES = {0, 1, 2}
 
 
+# The current TCG list status as the database words it (Unlimited and unreleased: no status).
+_CURRENT = {"Forbidden": 0, "Limited": 1, "Semi-Limited": 2}
+
 def read_sqlite(path: Path) -> list[CardDraft]:
     """One draft per row of `cards`, with pool, limit and 2010-03-01 status joined in."""
     try:
@@ -138,5 +141,6 @@ def _draft(
         edison_pool=in_pool,
         edison_limit=limit,
         tcg_2010_03=status.get(konami_id) if konami_id is not None else None,
+        tcg_current=_CURRENT.get(str(row.get("tcg_status_current") or "")),
         texts=texts,
     )
