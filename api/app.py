@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Query
-from fastapi.responses import PlainTextResponse
+from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, Field
 
-from api.errors import install_error_handlers
-from api.routes import linked_data, web, wiki
+from api.errors import error_responses, install_error_handlers
+from api.routes import cards, linked_data, web, wiki
+from kb.schemas import Answer, Health, LinkResult, SearchResult, Stats
 from kb.service import RulingsService
 
 
@@ -24,6 +25,13 @@ class AskRequest(BaseModel):
     k: int = Field(default=5, description="Citations to return (1..100).")
 
 
+def file_response(media: str) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI for a whole-graph download: its media type, no JSON model."""
+    return {
+        200: {"description": "The whole graph.", "content": {media: {"schema": {"type": "string"}}}}
+    }
+
+
 def create_app(service: RulingsService, *, stale_error: str | None = None) -> FastAPI:
     """An app serving one loaded knowledge base (read-only, stateless: safe to replicate)."""
     app = FastAPI(
@@ -34,7 +42,7 @@ def create_app(service: RulingsService, *, stale_error: str | None = None) -> Fa
     install_error_handlers(app)
     app.state.service = service
 
-    @app.get("/health")
+    @app.get("/health", response_model=Health)
     def health() -> dict[str, Any]:
         manifest = service.artifact.manifest
         return {
@@ -47,7 +55,7 @@ def create_app(service: RulingsService, *, stale_error: str | None = None) -> Fa
             "reasoners": service.reasoner_status(),
         }
 
-    @app.get("/search")
+    @app.get("/search", response_model=SearchResult, responses=error_responses(422))
     def search(
         q: Annotated[str, Query(description="The query, pt or en.")],
         k: Annotated[int, Query(description="Number of hits (1..100).")] = 10,
@@ -60,26 +68,34 @@ def create_app(service: RulingsService, *, stale_error: str | None = None) -> Fa
     ) -> dict[str, Any]:
         return service.search(q, k=k, format=format, type=type)
 
-    @app.post("/ask")
+    # exclude_unset: a key the service leaves out (a step's `fact`) stays out, as in the CLI.
+    @app.post(
+        "/ask",
+        response_model=Answer,
+        response_model_exclude_unset=True,
+        responses=error_responses(422),
+    )
     def ask(body: AskRequest) -> dict[str, Any]:
         return service.ask(body.question, format=body.format, k=body.k)
 
-    @app.get("/link")
+    @app.get("/link", response_model=LinkResult, responses=error_responses(422))
     def link(q: Annotated[str, Query(description="Text to link.")]) -> dict[str, Any]:
         return service.link(q)
 
-    @app.get("/stats")
+    @app.get("/stats", response_model=Stats)
     def stats() -> dict[str, Any]:
         return service.stats()
 
-    @app.get("/export.ttl", response_class=PlainTextResponse)
+    @app.get("/export.ttl", response_class=Response, responses=file_response("text/turtle"))
     def export_ttl() -> PlainTextResponse:
         return PlainTextResponse(service.export("ttl"), media_type="text/turtle; charset=utf-8")
 
-    @app.get("/export.jsonld")
+    @app.get(
+        "/export.jsonld", response_class=Response, responses=file_response("application/ld+json")
+    )
     def export_jsonld() -> PlainTextResponse:
         return PlainTextResponse(service.export("jsonld"), media_type="application/ld+json")
 
-    for group in (linked_data, wiki, web):
+    for group in (cards, linked_data, wiki, web):  # cards before wiki's /cards/{id} page
         group.register(app, service)
     return app

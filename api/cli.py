@@ -164,11 +164,21 @@ def show(
     data: DataOpt = None,
     corpus: CorpusOpt = None,
     as_json: JsonOpt = False,
+    as_: Annotated[
+        str | None,
+        typer.Option("--as", help="json (as --json), or the RDF description: jsonld or ttl"),
+    ] = None,
 ) -> None:
-    """Show one node: labels, source text and span, facts."""
+    """Show one node: labels, source text and span, facts (GET /id/{id}, also `?as=`)."""
+    if as_ is not None and as_ not in ("json", "jsonld", "ttl"):
+        fail(f"as: unknown representation {as_!r}; use json, jsonld, ttl", 2)
     s = settings(data, corpus)
+    if as_ in ("jsonld", "ttl"):
+        fmt = as_
+        sys.stdout.write(guarded(lambda: service(s).node_rdf(node_id, fmt)))
+        return
     result = guarded(lambda: service(s).show(node_id))
-    if as_json:
+    if as_json or as_ == "json":
         emit(result)
         return
     out.print(f"[bold]{result['id']}[/bold] ({result['type']})")
@@ -225,6 +235,17 @@ def sparql(
     accept = SPARQL_ACCEPT[fmt] if fmt else None
     body, _media = guarded(lambda: service(s).sparql(text, accept))
     sys.stdout.write(body if body.endswith("\n") else body + "\n")
+
+
+@app.command()
+def vocab(
+    as_: Annotated[str, typer.Option("--as", help="ttl or jsonld")] = "ttl",
+    data: DataOpt = None,
+    corpus: CorpusOpt = None,
+) -> None:
+    """The vocabulary: classes and properties with pt/en labels (GET /vocab?as=ttl|jsonld)."""
+    s = settings(data, corpus)
+    sys.stdout.write(guarded(lambda: service(s).vocab(as_)))
 
 
 ModelOpt = Annotated[str | None, typer.Option("--model", help="Embedding model (YGO_MODEL).")]
@@ -442,6 +463,38 @@ def quiz(
     run_quiz(questions, svc.quiz_check, read, write)
 
 
+@app.command("quiz-check")
+def quiz_check(
+    answers: Annotated[
+        str,
+        typer.Argument(
+            help='JSON: POST /quiz/check\'s body {"answers": [{"id", "answer"}]} or its list; - reads stdin'
+        ),
+    ],
+    data: DataOpt = None,
+    corpus: CorpusOpt = None,
+) -> None:
+    """Grade answers to quiz questions, as JSON (POST /quiz/check)."""
+    from pydantic import ValidationError
+
+    from kb.schemas import QuizCheckRequest
+
+    text = sys.stdin.read() if answers == "-" else answers
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        fail(f"answers: not JSON ({exc})", 2)
+    try:
+        body = QuizCheckRequest.model_validate({"answers": raw} if isinstance(raw, list) else raw)
+    except ValidationError as exc:
+        problems = [
+            f"{'.'.join(str(x) for x in e['loc']) or 'answers'}: {e['msg']}" for e in exc.errors()
+        ]
+        fail("; ".join(problems), 2)
+    s = settings(data, corpus)
+    emit(guarded(lambda: service(s).quiz_check([a.model_dump() for a in body.answers])))
+
+
 @model_app.command("prepare")
 def model_prepare(
     data: DataOpt = None, force: Annotated[bool, typer.Option(help="Convert again.")] = False
@@ -458,6 +511,11 @@ def model_prepare(
 
     prepared = guarded(run)
     err.print(f"model ready: {getattr(prepared, 'path', target)}")
+
+
+from api.cli_deck import register as register_card_commands  # noqa: E402
+
+register_card_commands(app)
 
 
 def main() -> None:

@@ -11,8 +11,40 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from kb.errors import InvalidQuery, KBError, NotFound
+from kb.schemas import ErrorEnvelope
 
 log = logging.getLogger(__name__)
+
+__all__ = [
+    "ERRORS",
+    "ErrorEnvelope",
+    "document_validation_errors",
+    "envelope",
+    "error_responses",
+    "install_error_handlers",
+]
+
+# What each error status means here; every one is the envelope (ErrorEnvelope).
+ERRORS: dict[int, str] = {
+    400: "Malformed request (the envelope says what).",
+    404: "Unknown id or document: `suggestions` lists the closest ones.",
+    406: "No representation the Accept header allows: `available` lists them.",
+    422: "A bad or missing parameter: the envelope names it.",
+    503: "Busy: retry after the Retry-After header's seconds.",
+}
+ENVELOPE_REF = {"$ref": "#/components/schemas/ErrorEnvelope"}
+
+
+def error_responses(*codes: int, json_route: bool = True) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI `responses=` documenting these error statuses as the JSON envelope.
+
+    A route whose own media type is not JSON (`json_route=False`) names the schema by reference:
+    FastAPI would file a `model` under the route's media type (text/html …).
+    """
+    if json_route:
+        return {c: {"model": ErrorEnvelope, "description": ERRORS[c]} for c in codes}
+    content = {"application/json": {"schema": ENVELOPE_REF}}
+    return {c: {"description": ERRORS[c], "content": content} for c in codes}
 
 
 def envelope(status: int, message: str, **extra: Any) -> JSONResponse:
@@ -29,8 +61,36 @@ def _validation_message(exc: RequestValidationError) -> str:
     return "; ".join(parts) or "invalid request"
 
 
+def document_validation_errors(app: FastAPI) -> None:
+    """Make the app's OpenAPI show the envelope for every 422, not FastAPI's `detail` body.
+
+    FastAPI documents its own validation body on any route with parameters that does not
+    declare a 422 itself; the handler below never sends that body.
+    """
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        schema = build()
+        schemas = schema.setdefault("components", {}).setdefault("schemas", {})
+        schemas.setdefault("ErrorEnvelope", ErrorEnvelope.model_json_schema())
+        default = "#/components/schemas/HTTPValidationError"
+        for operations in schema.get("paths", {}).values():
+            for operation in operations.values():
+                response = operation.get("responses", {}).get("422")
+                media = (response or {}).get("content", {}).get("application/json", {})
+                if media.get("schema", {}).get("$ref") == default:
+                    media["schema"] = dict(ENVELOPE_REF)
+                    response["description"] = ERRORS[422]
+        schemas.pop("HTTPValidationError", None)
+        schemas.pop("ValidationError", None)
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Translate core errors and framework errors into the envelope, once, at the edge."""
+    document_validation_errors(app)
 
     @app.exception_handler(InvalidQuery)
     async def _invalid(_: Request, exc: InvalidQuery) -> JSONResponse:

@@ -51,8 +51,19 @@ def build_kb(corpus_dir: Path, data_dir: Path) -> BuildReport:
         docs,
         corpus.corpus_hash,
         {"node_counts": nodes, "edge_counts": edges, "unlinked": unlinked, "sources": sources},
+        derived=lambda tmp: {"sparql_store": sparql_store(tmp, kg)},
     )
     return BuildReport(path, nodes, edges, unlinked)
+
+
+def sparql_store(build_dir: Path, kg: KnowledgeGraph) -> dict[str, object]:
+    """Write the build's Oxigraph store (for the default base IRI) and describe it."""
+    from kb.adapters.oxigraph_store import store_dir, write_store
+    from kb.config import Settings
+    from kb.linked_data.rdf import to_rdf
+
+    base_iri = Settings().base_iri
+    return write_store(store_dir(build_dir, base_iri), to_rdf(kg, base_iri), base_iri)
 
 
 @dataclass(frozen=True)

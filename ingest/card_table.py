@@ -111,7 +111,12 @@ def _merge(node: Node, record: CardRecord) -> Node:
 
 def inferred_facts(record: CardRecord, concepts: set[str]) -> list[Fact]:
     """The card's classes and mechanics as facts of authority `inferred`, citing its data."""
-    meta: dict[str, Any] = {"password": record.password, "dataset": "|".join(record.datasets)}
+    # The card is named by its password, or its Konami id when it has none (unreleased cards).
+    meta: dict[str, Any] = {"dataset": "|".join(record.datasets)}
+    if record.password is not None:
+        meta["password"] = record.password
+    elif record.konami_id is not None:
+        meta["konami_id"] = record.konami_id
     out: list[Fact] = []
 
     def add(pred: str, obj: str, **extra: Any) -> None:

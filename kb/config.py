@@ -51,6 +51,12 @@ class Settings:
     max_k: int = _setting(100, "Largest accepted k (results per request).")
     sparql_timeout: float = _setting(5.0, "Seconds a SPARQL query may run before it is stopped.")
     sparql_max_results: int = _setting(10000, "Most rows a SPARQL query may return.")
+    sparql_endpoint: str | None = _setting(
+        None,
+        "URL of an external SPARQL 1.1 query endpoint (e.g. `oxigraph serve-read-only` loaded "
+        "with `ygo-rulings export`) that /sparql checks queries for and forwards them to; unset: "
+        "the embedded Oxigraph store built with the artifact.",
+    )
     host: str = _setting("127.0.0.1", "Address `serve` binds.")
     port: int = _setting(8000, "Port `serve` binds.")
 

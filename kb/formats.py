@@ -329,7 +329,6 @@ def with_documents(specs: Iterable[FormatSpec], documents: Mapping[str, str]) ->
     """The specs with the documents defining each (documents: document id → format id)."""
     return Formats(
         tuple(
-            replace(s, documents=tuple(d for d, f in documents.items() if f == s.id))
-            for s in specs
+            replace(s, documents=tuple(d for d, f in documents.items() if f == s.id)) for s in specs
         )
     )

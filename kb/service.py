@@ -13,6 +13,7 @@ from rdflib import Graph
 
 from kb.answering.answer import Answerer
 from kb.card_names import common_words
+from kb.card_service import CardService
 from kb.config import Settings
 from kb.errors import InvalidQuery, NotFound
 from kb.formats import Formats
@@ -30,7 +31,7 @@ from kb.search.index import SearchIndex, SearchOptions, hit_json
 from kb.store import Artifact
 
 if TYPE_CHECKING:
-    from kb.adapters.sparql_workers import SparqlEndpoint
+    from kb.linked_data.sparql import SparqlBackend
 
 
 def linker_for(
@@ -69,7 +70,7 @@ class RulingsService:
         self._rdf_cache: dict[str, str] = {}
         self._rdf_lock = threading.Lock()
         self._rdf_graph: Graph | None = None
-        self._sparql: SparqlEndpoint | None = None
+        self._sparql: SparqlBackend | None = None
         sources = artifact.manifest.get("sources", {})
         self.doc_formats = {doc: meta["format"] for doc, meta in sources.items()}
         self.index = SearchIndex(
@@ -213,14 +214,18 @@ class RulingsService:
         """(body, media type) of a read-only SPARQL query, bounded in time and results."""
         if query is None or not query.strip():
             raise InvalidQuery("query", "must not be empty")
-        from kb.adapters.sparql_workers import SparqlEndpoint
+        return self.sparql_endpoint().query(query, accept)
 
-        graph = self.rdf_graph()
+    def sparql_endpoint(self) -> SparqlBackend:
+        """The SPARQL backend (Oxigraph workers over the build's store, or YGO_SPARQL_ENDPOINT),
+        opened once; `warm()` it to have it ready before the first query."""
+        from kb.adapters.oxigraph_store import open_endpoint
+
         with self._rdf_lock:
             if self._sparql is None:
-                s = self.settings
-                self._sparql = SparqlEndpoint(graph, s.sparql_timeout, s.sparql_max_results)
-        return self._sparql.query(query, accept)
+                build = lambda: to_rdf(self.kg, self.settings.base_iri)  # noqa: E731
+                self._sparql = open_endpoint(self.settings, self.artifact.path, build)
+            return self._sparql
 
     def close(self) -> None:
         """Stop the SPARQL worker processes (they also stop when this process exits)."""
@@ -295,6 +300,39 @@ class RulingsService:
                 for m in mentions
             ],
         }
+
+    # --- cards (kb.card_service: one method per route and command) ---------------------------
+    @cached_property
+    def card_service(self) -> CardService:
+        """Card search, legality, lists and deck checks over the graph's cards (built on first use)."""
+        s = self.settings
+        return CardService.of_graph(
+            self.kg, self.formats, max_k=s.max_k, max_query_chars=s.max_query_chars
+        )
+
+    def cards(
+        self,
+        q: str,
+        type: str | None = None,
+        attribute: str | None = None,
+        format: str | None = None,
+        k: int = 10,
+    ) -> dict[str, Any]:
+        return self.card_service.search(q, type, attribute, format, k).model_dump(by_alias=True)
+
+    def card_legality(self, card_id: str, format: str | None = None) -> dict[str, Any]:
+        return self.card_service.legality(card_id, format).model_dump()
+
+    def banlist(self, format: str | None = None) -> dict[str, Any]:
+        return self.card_service.banlist(format).model_dump()
+
+    def lflist(self, format: str | None = None) -> str:
+        return self.card_service.lflist(format)
+
+    def deck_validate(
+        self, format: str | None = None, deck: str | None = None, decks: list[str] | None = None
+    ) -> dict[str, Any]:
+        return self.card_service.validate(format, deck, decks).model_dump()
 
 
 def check_text(field: str, value: str | None, limit: int) -> str:

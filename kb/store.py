@@ -4,6 +4,7 @@ Layout under the data directory:
   builds/<build-id>/manifest.json   corpus hash, versions, file checksums, counts
   builds/<build-id>/graph.json      nodes and facts
   builds/<build-id>/documents/<id>.txt   the exact source texts citations slice
+  builds/<build-id>/sparql/         the Oxigraph store SPARQL runs on (kb.adapters.oxigraph_store)
   current -> builds/<build-id>      swapped with an atomic rename of a symlink
 A build is written to a temporary directory first; a failed build never touches `current`.
 """
@@ -16,6 +17,7 @@ import os
 import shutil
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -60,8 +62,13 @@ def write_artifact(
     documents: dict[str, str],
     corpus_hash: str,
     extra: dict[str, Any] | None = None,
+    derived: Callable[[Path], dict[str, Any]] | None = None,
 ) -> Path:
-    """Write a build to a temporary directory, then make it `current` by an atomic rename."""
+    """Write a build to a temporary directory, then make it `current` by an atomic rename.
+
+    `derived(tmp)` may add files built from the graph (e.g. the SPARQL store) into the temporary
+    directory before it is made current; what it returns joins the manifest.
+    """
     builds = data_dir / "builds"
     builds.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=builds))
@@ -87,6 +94,7 @@ def write_artifact(
             "versions": _versions(),
             "files": files,
             **(extra or {}),
+            **(derived(tmp) if derived is not None else {}),
         }
         (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True), "utf-8")
         for path in tmp.rglob("*"):

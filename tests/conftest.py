@@ -63,6 +63,30 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
 
 
 @pytest.fixture(scope="session")
+def lite_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The corpus without its card table: the documents' 174 curated cards only. For tests of
+    whole-graph serialisations (RDF dumps, every page), whose cost grows with 14,000 cards; the
+    cost of the full table is measured by bench/cards_scale.py, not by timed tests."""
+    target = tmp_path_factory.mktemp("lite") / "corpus"
+    shutil.copytree(CORPUS, target, ignore=shutil.ignore_patterns("carddb"))
+    return target
+
+
+@pytest.fixture(scope="session")
+def lite_built(lite_corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Built:
+    data = tmp_path_factory.mktemp("kb-lite")
+    report = build_kb(lite_corpus, data)
+    return Built(data, report, load_artifact(data))
+
+
+@pytest.fixture(scope="session")
+def lite_service(lite_built: Built, lite_corpus: Path) -> RulingsService:
+    return RulingsService(
+        lite_built.artifact, Settings(data_dir=lite_built.data_dir, corpus_dir=lite_corpus)
+    )
+
+
+@pytest.fixture(scope="session")
 def kg(built: Built) -> KnowledgeGraph:
     return built.kg
 
@@ -83,9 +107,10 @@ def data_copy(built: Built, tmp_path: Path) -> Path:
 
 @pytest.fixture
 def corpus_copy(tmp_path: Path) -> Path:
-    """A private copy of the corpus, free to break."""
+    """A private copy of the corpus, free to break (without the card table: the ingest and store
+    tests break documents, manifests and curated tables; the table has its own tests)."""
     target = tmp_path / "corpus"
-    shutil.copytree(CORPUS, target)
+    shutil.copytree(CORPUS, target, ignore=shutil.ignore_patterns("carddb"))
     return target
 
 

@@ -144,7 +144,7 @@ def test_answer_is_in_the_question_language(svc: RulingsService) -> None:
         "When is the next YCS in North America?",
         "What's the best Edison deck for a beginner?",
         # Cards and formats the KB does not know, even next to a card it knows.
-        "Can Ash Blossom & Joyous Spring negate Pot of Desires?",
+        "Can Ash Blossom & Joyous Spring negate Pot of Greedsworth Deluxe?",
         "Nibiru pode ser ativada se o oponente invocar 5 monstros?",
         "no goat format o jogador que começa compra carta no primeiro turno?",
     ],

@@ -85,7 +85,10 @@ def test_bad_input_is_a_422_envelope(
     assert needle.lower() in body["error"].lower()
 
 
-def test_exports(client: TestClient) -> None:
+def test_exports(lite_service: RulingsService) -> None:
+    """The dumps through the app, on the KB without the card table (their cost with every card
+    is a benchmark's, bench/cards_scale.py)."""
+    client = TestClient(create_app(lite_service))
     ttl = client.get("/export.ttl")
     assert ttl.status_code == 200 and ttl.headers["content-type"].startswith("text/turtle")
     assert client.get("/export.jsonld").status_code == 200

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from typer.testing import CliRunner
 
 from api.cli import app
 from kb.service import RulingsService
+
+if TYPE_CHECKING:
+    from conftest import Built
 
 runner = CliRunner()
 
@@ -76,8 +81,10 @@ def test_show_unknown_id_suggests_close_ones(data_copy: Path, corpus_dir: Path) 
 
 
 def test_export_turtle_to_a_file(
-    data_copy: Path, corpus_dir: Path, tmp_path: Path, service: RulingsService
+    lite_built: Built, lite_corpus: Path, tmp_path: Path, lite_service: RulingsService
 ) -> None:
+    data_copy, corpus_dir, service = tmp_path / "data", lite_corpus, lite_service
+    shutil.copytree(lite_built.data_dir, data_copy, symlinks=True)
     target = tmp_path / "kb.ttl"
     args = ["export", "--format", "ttl", "--out", str(target)]
     result = runner.invoke(app, [*args, "--data", str(data_copy), "--corpus", str(corpus_dir)])

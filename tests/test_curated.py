@@ -254,5 +254,6 @@ def test_real_curated_facts(kg: KnowledgeGraph) -> None:
 
 def test_every_card_and_concept_has_labels(kg: KnowledgeGraph) -> None:
     for n in kg.of_type("Card", "Concept"):
-        assert n.label_en and n.label_pt, n.id
+        # Cards of the card database that were never printed in Portuguese have no pt name.
+        assert n.label_en and (n.label_pt or n.props.get("origin") == "carddb"), n.id
     assert len(kg.of_type("Concept")) >= 150

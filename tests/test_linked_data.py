@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import http.server
 import io
@@ -26,10 +27,18 @@ from typer.testing import CliRunner
 
 from api.app import create_app
 from api.cli import app as cli_app
+from api.routes.linked_data import SparqlGate
+from kb.adapters.oxigraph_store import store_dir
 from kb.adapters.sparql_workers import SparqlEndpoint
 from kb.config import Settings
 from kb.linked_data.rdf import namespaces, vocabulary
-from kb.linked_data.sparql import SparqlError, negotiate, parse_accept
+from kb.linked_data.sparql import (
+    EndpointBusy,
+    SparqlError,
+    declared_prefixes,
+    negotiate,
+    parse_accept,
+)
 from kb.service import RulingsService
 
 if TYPE_CHECKING:
@@ -46,6 +55,8 @@ PREFIX skos: <http://www.w3.org/2004/02/skos/core#>
 SELECT ?rule ?title WHERE {{
   ?rule a ygo:Rule ; ygo:about {TRAP_MONSTER} ; skos:prefLabel ?title .
 }}"""
+# The cards a passage or example names, with their labels (every card would pass the row bound).
+NAMED_CARDS = "?c a ygo:Card ; skos:prefLabel ?l . FILTER EXISTS { ?text ygo:mentions ?c }"
 RUNAWAY = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
 
 
@@ -180,8 +191,39 @@ def test_predeclared_prefixes_ask_and_aggregates(client: TestClient) -> None:
     assert bindings(count) == [{"n": "13"}]
 
 
+def test_select_as_tsv(client: TestClient) -> None:
+    table = client.get(
+        "/sparql",
+        params={"query": RULES_ABOUT_TRAP_MONSTERS},
+        headers={"accept": "text/tab-separated-values"},
+    )
+    assert table.status_code == 200, table.text
+    assert table.headers["content-type"].startswith("text/tab-separated-values")
+    head, *rows = table.text.rstrip("\n").split("\n")
+    assert head == "?rule\t?title"
+    assert rows == [f'<{RES["edison/rule-05"]}>\t"Bloqueio de Zona por Monstros de Armadilha"@pt']
+    parsed = Result.parse(io.BytesIO(table.content), format="tsv")
+    assert [str(row[0]) for row in parsed] == [str(RES["edison/rule-05"])]
+
+
+def test_graph_results_use_the_declared_prefixes(client: TestClient) -> None:
+    construct = (
+        "CONSTRUCT { ?c a ygo:Card ; skos:prefLabel ?l } "
+        "WHERE { ?c a ygo:Card ; skos:prefLabel ?l } LIMIT 5"
+    )
+    ttl = client.get("/sparql", params={"query": construct}).text
+    assert f"@prefix ygo: <{VOC}> ." in ttl and "skos:prefLabel" in ttl and " ygo:Card" in ttl
+    assert "ns1:" not in ttl and "ns2:" not in ttl
+    jsonld = client.get(
+        "/sparql", params={"query": construct}, headers={"accept": "application/ld+json"}
+    ).json()
+    assert jsonld["@context"]["ygo"] == str(VOC) and "skos:prefLabel" in json.dumps(jsonld)
+    described = client.get("/sparql", params={"query": f"DESCRIBE <{RES['card/jinzo']}>"}).text
+    assert "ygo:Card" in described and "ns1:" not in described
+
+
 def test_construct_and_describe_are_graphs(client: TestClient) -> None:
-    construct = "CONSTRUCT { ?c skos:prefLabel ?l } WHERE { ?c a ygo:Card ; skos:prefLabel ?l }"
+    construct = f"CONSTRUCT {{ ?c skos:prefLabel ?l }} WHERE {{ {NAMED_CARDS} }}"
     ttl = client.get("/sparql", params={"query": construct})
     assert ttl.headers["content-type"].startswith("text/turtle")
     g = Graph().parse(data=ttl.text, format="turtle")
@@ -251,24 +293,27 @@ def test_update_requests_are_refused(client: TestClient) -> None:
 
 
 @pytest.mark.parametrize(
-    ("query", "needle"),
+    ("query", "status", "needle"),
     [
-        ("SELECT * WHERE { SERVICE <http://127.0.0.1:9/sparql> { ?s ?p ?o } }", "SERVICE"),
+        ("SELECT * WHERE { SERVICE <http://127.0.0.1:9/sparql> { ?s ?p ?o } }", 422, "SERVICE"),
         (
             "ASK { FILTER EXISTS { SERVICE <http://127.0.0.1:9/sparql> { ?s ?p ?o } } }",
+            422,
             "SERVICE",
         ),
-        ("SELECT * FROM <file:///etc/passwd> WHERE { ?s ?p ?o }", "FROM"),
-        ("SELECT * FROM NAMED <http://127.0.0.1:9/g> WHERE { ?s ?p ?o }", "FROM"),
-        ("SELECT * WHERE { GRAPH ?g { ?s ?p ?o } }", "GRAPH"),
-        ("SELECT * WHERE { ?s nope:p ?o }", "prefix"),
-        ("SELECT * WHERE { ?s ?p ?o }", "sparql_max_results"),
+        ("SELECT * FROM <file:///etc/passwd> WHERE { ?s ?p ?o }", 422, "FROM"),
+        ("SELECT * FROM NAMED <http://127.0.0.1:9/g> WHERE { ?s ?p ?o }", 422, "FROM"),
+        ("SELECT * WHERE { GRAPH ?g { ?s ?p ?o } }", 422, "GRAPH"),
+        ("SELECT * WHERE { ?s nope:p ?o }", 400, "prefix"),
+        ("SELECT * WHERE { ?s ?p ?o }", 422, "more than 10000 results (sparql_max_results)"),
+        ("CONSTRUCT WHERE { ?s ?p ?o }", 422, "more than 10000 results (sparql_max_results)"),
     ],
 )
 def test_queries_reaching_outside_or_too_big_are_refused(
-    client: TestClient, query: str, needle: str
+    client: TestClient, query: str, status: int, needle: str
 ) -> None:
-    assert needle in error(client.get("/sparql", params={"query": query}), 400)["error"]
+    """400 only for what is malformed; a well-formed query the endpoint will not run is a 422."""
+    assert needle in error(client.get("/sparql", params={"query": query}), status)["error"]
 
 
 def test_nothing_is_ever_fetched(client: TestClient) -> None:
@@ -291,14 +336,14 @@ def test_nothing_is_ever_fetched(client: TestClient) -> None:
     with http.server.ThreadingHTTPServer(("127.0.0.1", 0), Recorder) as server:
         threading.Thread(target=server.serve_forever, daemon=True).start()
         url = f"http://127.0.0.1:{server.server_address[1]}/data"
-        for query in (
-            f"SELECT * FROM <{url}> WHERE {{ ?s ?p ?o }}",
-            f"SELECT * FROM NAMED <{url}> WHERE {{ ?s ?p ?o }}",
-            f"SELECT * WHERE {{ SERVICE <{url}> {{ ?s ?p ?o }} }}",
-            f"SELECT * WHERE {{ OPTIONAL {{ SERVICE SILENT <{url}> {{ ?s ?p ?o }} }} }}",
-            f"LOAD <{url}>",
+        for query, status in (
+            (f"SELECT * FROM <{url}> WHERE {{ ?s ?p ?o }}", 422),
+            (f"SELECT * FROM NAMED <{url}> WHERE {{ ?s ?p ?o }}", 422),
+            (f"SELECT * WHERE {{ SERVICE <{url}> {{ ?s ?p ?o }} }}", 422),
+            (f"SELECT * WHERE {{ OPTIONAL {{ SERVICE SILENT <{url}> {{ ?s ?p ?o }} }} }}", 422),
+            (f"LOAD <{url}>", 400),
         ):
-            error(client.get("/sparql", params={"query": query}), 400)
+            error(client.get("/sparql", params={"query": query}), status)
         server.shutdown()
     assert hits == []
 
@@ -306,8 +351,9 @@ def test_nothing_is_ever_fetched(client: TestClient) -> None:
 def test_protocol_errors(client: TestClient) -> None:
     assert "query" in error(client.get("/sparql"), 422)["error"]
     assert "query" in error(client.post("/sparql", data={"query": " "}), 422)["error"]
-    error(client.get("/sparql", params={"query": "ASK {}", "default-graph-uri": "urn:g"}), 400)
-    error(client.post("/sparql", data={"query": "ASK {}", "named-graph-uri": "urn:g"}), 400)
+    dataset = client.get("/sparql", params={"query": "ASK {}", "default-graph-uri": "urn:g"})
+    assert "default-graph-uri" in error(dataset, 422)["error"]
+    error(client.post("/sparql", data={"query": "ASK {}", "named-graph-uri": "urn:g"}), 422)
     error(client.post("/sparql", content="ASK {}", headers={"content-type": "text/plain"}), 415)
     png = client.get("/sparql", params={"query": "ASK {}"}, headers={"accept": "image/png"})
     error(png, 406)
@@ -329,6 +375,25 @@ def test_concurrent_queries_all_answer(client: TestClient) -> None:
     for t in threads:
         t.join()
     assert results == [200] * 6
+
+
+def test_the_sparql_gate_refuses_past_its_size_at_once() -> None:
+    """The route's own limiter: beyond `size` requests in flight, 503 without waiting."""
+    gate = SparqlGate(size=1)
+    release = threading.Event()
+
+    async def scenario() -> None:
+        first = asyncio.ensure_future(gate.run(release.wait, 5))
+        await asyncio.sleep(0.05)
+        start = time.monotonic()
+        with pytest.raises(EndpointBusy, match="already answered or waiting"):
+            await gate.run(lambda: None)
+        assert time.monotonic() - start < 0.5
+        release.set()
+        assert await first is True
+        assert await gate.run(lambda: 7) == 7
+
+    asyncio.run(scenario())
 
 
 # --- /sparql: a runaway query ----------------------------------------------------------------
@@ -364,7 +429,8 @@ def test_a_runaway_query_is_stopped_and_the_app_stays_responsive(
         health_times.append(time.monotonic() - start)
         time.sleep(0.1)
     thread.join()
-    body = error(outcome["response"], 400)
+    body = error(outcome["response"], 503)
+    assert outcome["response"].headers["retry-after"] == "1"  # type: ignore[attr-defined]
     assert "stopped after 1 s" in body["error"] and "sparql_timeout" in body["error"]
     assert float(outcome["seconds"]) < 1.0 + 1.0  # type: ignore[arg-type]
     assert len(health_times) >= 3 and max(health_times) < 0.5
@@ -372,8 +438,10 @@ def test_a_runaway_query_is_stopped_and_the_app_stays_responsive(
     assert after.status_code == 200, "a fresh worker replaces the stopped one"
 
 
-def test_a_query_past_the_memory_cap_fails_cleanly(service: RulingsService) -> None:
-    endpoint = SparqlEndpoint(service.rdf_graph(), 30.0, 10, workers=1, memory=64 << 20)
+def test_a_query_past_the_memory_cap_fails_cleanly(built: Built) -> None:
+    store = store_dir(built.artifact.path, BASE) / "store"
+    prefixes = declared_prefixes(BASE)
+    endpoint = SparqlEndpoint(store, 30.0, 10, prefixes, workers=1, memory=64 << 20)
     try:
         start = time.monotonic()
         with pytest.raises(SparqlError, match="more memory"):
@@ -461,7 +529,10 @@ def test_every_class_and_property_used_is_documented(service: RulingsService) ->
     assert used and used <= documented, sorted(used - documented)
 
 
-def test_both_dumps_parse_to_the_same_graph(client: TestClient, service: RulingsService) -> None:
+def test_both_dumps_parse_to_the_same_graph(lite_service: RulingsService) -> None:
+    """On the KB without the card table (the dumps' cost with 14,000 cards is a benchmark's)."""
+    service = lite_service
+    client = TestClient(create_app(service))
     ttl = Graph().parse(data=client.get("/export.ttl").text, format="turtle")
     jsonld = Graph().parse(data=client.get("/export.jsonld").text, format="json-ld")
     assert len(ttl) == len(service.rdf_graph()) > 10_000
@@ -473,3 +544,28 @@ def test_openapi_lists_the_linked_data_routes(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
     assert {"/id/{node_id}", "/sparql", "/vocab"} <= set(paths)
     assert set(paths["/sparql"]) == {"get", "post"}
+    for operation in paths["/sparql"].values():
+        statuses = operation["responses"]
+        assert {"200", "400", "406", "422", "503"} <= set(statuses)
+        assert "sparql_max_results" in statuses["422"]["description"]
+        assert "Retry-After" in statuses["503"]["description"]
+        assert "text/tab-separated-values" in statuses["200"]["content"]
+        assert "truncated" in operation["description"]
+
+
+@pytest.mark.parametrize(
+    ("path", "params"),
+    [
+        ("/sparql", {"query": "ASK { ?s ?p ?o }"}),
+        ("/id/card/jinzo", {"as": "ttl"}),
+        ("/vocab", {}),
+    ],
+)
+def test_head_answers_like_get_without_a_body(
+    client: TestClient, path: str, params: dict[str, str]
+) -> None:
+    get = client.get(path, params=params)
+    head = client.head(path, params=params)
+    assert head.status_code == get.status_code == 200
+    assert head.headers["content-type"] == get.headers["content-type"]
+    assert head.content == b""

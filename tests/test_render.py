@@ -68,7 +68,11 @@ def test_every_edison_rule_renders_balanced_wikitext(
 
 
 def test_every_page_renders_in_every_markup(service: RulingsService, kg: KnowledgeGraph) -> None:
-    for node in kg.of_type("Document", "Rule", "Section", "Card"):
+    cards = kg.of_type("Card")
+    curated = [n for n in cards if n.props.get("origin") != "carddb"]
+    others = [n for n in cards if n.props.get("origin") == "carddb"]
+    sample = others[::50]  # every 50th of the card database
+    for node in [*kg.of_type("Document", "Rule", "Section"), *curated, *sample]:
         assert_balanced_wikitext(service.render(node.id, "wikitext"))
         assert service.render(node.id, "markdown").startswith("# ")
         html = service.render(node.id, "html")

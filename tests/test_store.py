@@ -196,7 +196,10 @@ def test_ensure_kb_serves_a_fresh_build_as_is(data_copy: Path, corpus_dir: Path)
     assert not loaded.rebuilt and loaded.stale_error is None
 
 
-def test_ensure_kb_builds_when_missing(tmp_path: Path, corpus_dir: Path, built: Built) -> None:
+def test_ensure_kb_builds_when_missing(
+    tmp_path: Path, lite_corpus: Path, lite_built: Built
+) -> None:
+    corpus_dir, built = lite_corpus, lite_built
     loaded = ensure_kb(corpus_dir, tmp_path / "data")
     assert loaded.rebuilt and loaded.stale_error is None
     assert loaded.artifact.manifest["build_id"] == built.artifact.manifest["build_id"]

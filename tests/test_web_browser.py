@@ -192,7 +192,8 @@ def test_cards_filter(server: str, page: Any) -> None:
     page.wait_for_selector(".card-list li")
     page.fill("#cards-filter", "dragao cibernetico")
     names = page.locator(".card-list li > a").all_text_contents()
-    assert "Dragão Cibernético" in names and len(names) < 10
+    # The card database has a dozen "Dragão Cibernético …" cards; the filter narrows 14,000 to them.
+    assert "Dragão Cibernético" in names and len(names) < 30
 
 
 def test_quiz_round_trip(server: str, page: Any) -> None:

@@ -3,20 +3,29 @@
 - `GET /id/{id}`: the node as JSON (`service.show`, the default, also for `*/*` and browsers), or
   its RDF description as JSON-LD (`Accept: application/ld+json`) or Turtle (`text/turtle`);
   `?as=json|jsonld|ttl` wins over Accept. Nothing acceptable → 406; unknown id → 404.
-- `GET|POST /sparql`: the SPARQL 1.1 protocol (query only) over the exported graph; results as
-  SPARQL JSON (default), XML or CSV, graphs as Turtle (default), JSON-LD, N-Triples or RDF/XML.
-  Refused or malformed queries → 400 (malformed ones also carry `line` and `column`), a query
-  stopped at `sparql_timeout` or over `sparql_max_results` → 400, every worker busy → 503.
-  The query runs in a worker thread that waits on a worker process (the endpoint bounds how
-  many run at once), so the event loop and the other routes stay free.
+- `GET|HEAD|POST /sparql`: the SPARQL 1.1 protocol (query only) answered by Oxigraph (the
+  build's store, or YGO_SPARQL_ENDPOINT); results as SPARQL JSON (default), XML, CSV or TSV,
+  graphs as Turtle (default), JSON-LD, N-Triples or RDF/XML with the declared prefixes. Statuses
+  (SPARQL_STATUS below): 400 malformed, 422 refused or too many results, 503 + Retry-After
+  stopped or busy. A query waits in the route's own thread pool (SparqlGate: at most
+  SPARQL_REQUESTS answered or waiting, more → 503 at once), never in the shared one, so the
+  other routes stay free however many SPARQL requests queue up.
 - `GET /vocab`: the vocabulary as HTML (default) or Turtle / JSON-LD.
+HEAD is answered on every GET route here, like GET without the body. The SPARQL workers are
+started with the app (its lifespan), so the first query is as fast as the rest.
 """
 
 from __future__ import annotations
 
-from collections.abc import Container
+import asyncio
+import logging
+import math
+import threading
+from collections.abc import AsyncIterator, Callable, Container
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import asynccontextmanager
 from html import escape
-from typing import Annotated
+from typing import Annotated, Any, TypeVar
 from urllib.parse import parse_qs
 
 import anyio
@@ -26,10 +35,20 @@ from rdflib import RDF, RDFS, Graph, URIRef
 from rdflib.namespace import OWL
 from starlette.exceptions import HTTPException
 
-from api.errors import envelope
+from api.errors import ENVELOPE_REF, envelope, error_responses
 from kb.errors import InvalidQuery
 from kb.linked_data.rdf import namespaces, vocabulary
-from kb.linked_data.sparql import EndpointBusy, MalformedQuery, NotAcceptable, negotiate
+from kb.linked_data.sparql import (
+    GRAPH_TYPES,
+    SOLUTION_TYPES,
+    EndpointBusy,
+    MalformedQuery,
+    NotAcceptable,
+    QueryRefused,
+    QueryStopped,
+    negotiate,
+)
+from kb.schemas import NodeView
 from kb.service import RulingsService
 
 ID_OFFERS = {
@@ -48,11 +67,62 @@ DATASET_PARAMS = (
     "using-named-graph-uri",
 )
 FORM = "application/x-www-form-urlencoded"
+SPARQL_REQUESTS = 16  # SPARQL requests one app answers or holds waiting for a worker at once
+log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 AsParam = Annotated[
     str | None,
     Query(alias="as", description="Representation; overrides the Accept header."),
 ]
+RDF_TEXT = {"schema": {"type": "string"}}
+ID_RESPONSES: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "The node (NodeView), or its RDF description by `as` or Accept.",
+        "content": {"application/ld+json": {"schema": {"type": "object"}}, "text/turtle": RDF_TEXT},
+    },
+    **error_responses(404, 406, 422),
+}
+VOCAB_RESPONSES: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "The vocabulary page, or the vocabulary as Turtle or JSON-LD.",
+        "content": {"text/turtle": RDF_TEXT, "application/ld+json": {"schema": {"type": "object"}}},
+    },
+    **error_responses(406, 422, json_route=False),
+}
+ENVELOPE = {"application/json": {"schema": ENVELOPE_REF}}
+# What each status of /sparql means: the protocol's 400 is for malformed queries only, so SPARQL
+# clients report the other failures as what they are.
+SPARQL_STATUS = {
+    400: "Malformed query (the envelope has the parser's `line` and `column`), an unknown "
+    "prefix, or a SPARQL Update (the endpoint is read-only).",
+    406: "No result format the Accept header allows: `available` lists them.",
+    415: "POST with a content type other than application/sparql-query or a form.",
+    422: "A well-formed query the endpoint will not run: SERVICE, FROM / FROM NAMED, GRAPH or "
+    "the dataset parameters (one closed default graph); more than `sparql_max_results` rows or "
+    "triples (the message names the limit: add a LIMIT; nothing is silently truncated); more "
+    "memory than a query may use; or a missing query.",
+    503: "Stopped after `sparql_timeout` seconds, or every worker busy, or too many waiting "
+    "requests: retry after the Retry-After header's seconds (a stopped query will stop again "
+    "unless narrowed).",
+}
+SPARQL_RESPONSES: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "SELECT / ASK: SPARQL results (JSON by default, XML, CSV, TSV; ASK has no "
+        "CSV/TSV); CONSTRUCT / DESCRIBE: RDF (Turtle by default, JSON-LD, N-Triples, RDF/XML) "
+        "with the declared prefixes. By the Accept header.",
+        "content": {media: RDF_TEXT for media in {**SOLUTION_TYPES, **GRAPH_TYPES}},
+    },
+    **{code: {"description": text, "content": ENVELOPE} for code, text in SPARQL_STATUS.items()},
+}
+SPARQL_DESCRIPTION = (
+    "A read-only SPARQL 1.1 query (the protocol's query operation) over the knowledge base, "
+    "answered by Oxigraph. The prefixes `ygo: kb: skos: dcterms: prov: rdf: rdfs: xsd: owl:` are "
+    "predeclared. Bounds: `sparql_timeout` seconds (then 503 with Retry-After), "
+    "`sparql_max_results` rows or triples (then 422 naming the limit: results are never silently "
+    f"truncated), at most {SPARQL_REQUESTS} requests answered or waiting (then 503). HEAD answers "
+    "like GET without the body."
+)
 
 
 def choose(as_: str | None, accept: str | None, offers: dict[str, str]) -> str:
@@ -68,11 +138,69 @@ def choose(as_: str | None, accept: str | None, offers: dict[str, str]) -> str:
     return offers[media]
 
 
+class SparqlGate:
+    """The SPARQL route's limiter: its own thread pool, and a cap on requests in it.
+
+    A request is admitted only while fewer than `size` are being answered or waiting for a
+    worker (each waits at most `sparql_timeout`), else EndpointBusy at once; the threads are not
+    the shared pool's, so /health and the other routes never wait behind SPARQL. Loop-agnostic
+    (a thread lock and a future), so it works whichever event loop drives the app.
+    """
+
+    def __init__(self, size: int = SPARQL_REQUESTS) -> None:
+        self.size = size
+        self._pool = ThreadPoolExecutor(size, thread_name_prefix="sparql-request")
+        self._lock = threading.Lock()
+        self._pending = 0
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        with self._lock:
+            if self._pending >= self.size:
+                raise EndpointBusy(
+                    f"{self.size} SPARQL requests are already answered or waiting; try again later"
+                )
+            self._pending += 1
+        try:
+            future: Future[T] = self._pool.submit(fn, *args)
+        except BaseException:
+            self._done(None)
+            raise
+        future.add_done_callback(self._done)
+        return await asyncio.wrap_future(future)
+
+    def _done(self, _: object) -> None:
+        with self._lock:
+            self._pending -= 1
+
+
+def warm_with_the_app(app: FastAPI, service: RulingsService) -> None:
+    """Open the SPARQL store and start its workers when the app starts (before any request)."""
+    outer = app.router.lifespan_context
+
+    @asynccontextmanager
+    async def lifespan(app_: Any) -> AsyncIterator[Any]:
+        try:
+            await anyio.to_thread.run_sync(lambda: service.sparql_endpoint().warm())
+        except Exception:  # never a failed start: the first query will try again
+            log.exception("the SPARQL endpoint could not be prepared")
+        async with outer(app_) as state:
+            yield state
+
+    app.router.lifespan_context = lifespan
+
+
 def register(app: FastAPI, service: RulingsService) -> None:
     """Add the linked-data routes and the translation of their errors to the app."""
-    install_error_handlers(app)
+    install_error_handlers(app, retry_after=max(1, math.ceil(service.settings.sparql_timeout)))
+    warm_with_the_app(app, service)
+    gate = SparqlGate()
 
-    @app.get("/id/{node_id:path}", response_class=JSONResponse)
+    @app.get(
+        "/id/{node_id:path}",
+        response_class=JSONResponse,
+        response_model=NodeView,
+        responses=ID_RESPONSES,
+    )
     def node(node_id: str, request: Request, as_: AsParam = None) -> Response:
         """A node: JSON (default), JSON-LD or Turtle, by `?as=` or the Accept header."""
         fmt = choose(as_, request.headers.get("accept"), ID_OFFERS)
@@ -83,13 +211,15 @@ def register(app: FastAPI, service: RulingsService) -> None:
     async def answer(query: str | None, request: Request) -> Response:
         refuse_dataset(request.query_params)
         accept = request.headers.get("accept")
-        # No app-level anyio limiter: one created outside the serving event loop can strand a
-        # waiting request when the app is driven by several loops (as TestClient does). The SPARQL
-        # endpoint bounds concurrency itself (a semaphore with a timeout → 503).
-        body, media = await anyio.to_thread.run_sync(service.sparql, query or "", accept)
+        body, media = await gate.run(service.sparql, query or "", accept)
         return Response(body, media_type=media, headers=VARY)
 
-    @app.get("/sparql", response_class=Response)
+    @app.get(
+        "/sparql",
+        response_class=Response,
+        responses=SPARQL_RESPONSES,
+        description=SPARQL_DESCRIPTION,
+    )
     async def sparql_get(
         request: Request,
         query: Annotated[str | None, Query(description="A SPARQL 1.1 query.")] = None,
@@ -97,12 +227,18 @@ def register(app: FastAPI, service: RulingsService) -> None:
         """Run a read-only SPARQL query given as `?query=`."""
         return await answer(query, request)
 
-    @app.post("/sparql", response_class=Response, openapi_extra={"requestBody": POST_BODY})
+    @app.post(
+        "/sparql",
+        response_class=Response,
+        responses=SPARQL_RESPONSES,
+        description=SPARQL_DESCRIPTION,
+        openapi_extra={"requestBody": POST_BODY},
+    )
     async def sparql_post(request: Request) -> Response:
         """Run a read-only SPARQL query sent as a form field or an application/sparql-query body."""
         return await answer(await posted_query(request), request)
 
-    @app.get("/vocab", response_class=HTMLResponse)
+    @app.get("/vocab", response_class=HTMLResponse, responses=VOCAB_RESPONSES)
     def vocab(request: Request, as_: AsParam = None) -> Response:
         """Every class and property: HTML (default), Turtle or JSON-LD."""
         fmt = choose(as_, request.headers.get("accept"), VOCAB_OFFERS)
@@ -110,6 +246,9 @@ def register(app: FastAPI, service: RulingsService) -> None:
             graph = vocabulary(service.settings.base_iri)
             return HTMLResponse(vocab_html(graph, service.settings.base_iri), headers=VARY)
         return Response(service.vocab(fmt), media_type=RDF_MEDIA[fmt], headers=VARY)
+
+    for path, get in (("/id/{node_id:path}", node), ("/sparql", sparql_get), ("/vocab", vocab)):
+        app.add_api_route(path, get, methods=["HEAD"], include_in_schema=False)
 
 
 POST_BODY = {
@@ -126,8 +265,10 @@ POST_BODY = {
 }
 
 
-def install_error_handlers(app: FastAPI) -> None:
-    """406 for NotAcceptable, 503 for EndpointBusy, 400 with the position for MalformedQuery."""
+def install_error_handlers(app: FastAPI, retry_after: int = 1) -> None:
+    """The SPARQL statuses (SPARQL_STATUS): 400 with the position for MalformedQuery (other
+    SparqlErrors are 400 through the KBError handler), 406, 422 for QueryRefused, 503 with
+    Retry-After for EndpointBusy (1 s) and QueryStopped (`retry_after` s)."""
 
     @app.exception_handler(NotAcceptable)
     async def _not_acceptable(_: Request, exc: NotAcceptable) -> JSONResponse:
@@ -139,6 +280,16 @@ def install_error_handlers(app: FastAPI) -> None:
         response.headers["Retry-After"] = "1"
         return response
 
+    @app.exception_handler(QueryStopped)
+    async def _stopped(_: Request, exc: QueryStopped) -> JSONResponse:
+        response = envelope(503, str(exc))
+        response.headers["Retry-After"] = str(retry_after)
+        return response
+
+    @app.exception_handler(QueryRefused)
+    async def _refused(_: Request, exc: QueryRefused) -> JSONResponse:
+        return envelope(422, str(exc))
+
     @app.exception_handler(MalformedQuery)
     async def _malformed(_: Request, exc: MalformedQuery) -> JSONResponse:
         return envelope(400, str(exc), line=exc.line, column=exc.column)
@@ -148,8 +299,8 @@ def refuse_dataset(params: Container[str]) -> None:
     """The protocol's dataset parameters name other graphs; this endpoint has only its own."""
     named = [p for p in DATASET_PARAMS if p in params]
     if named:
-        raise HTTPException(
-            400, f"{', '.join(named)} is not supported: the endpoint has one default graph"
+        raise QueryRefused(
+            f"{', '.join(named)} is not supported: the endpoint has one default graph"
         )
 
 

@@ -29,8 +29,10 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from rapidfuzz import process
 
+from api.errors import error_responses
 from kb.errors import NotFound
 from kb.graph import KnowledgeGraph
+from kb.schemas import Catalog, Documents, DocumentText
 from kb.service import RulingsService
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
@@ -182,20 +184,25 @@ def register(app: FastAPI, service: RulingsService) -> None:
 
     views: dict[str, dict[str, Any]] = {}  # the artifact is read-only: build each view once
 
-    @app.get("/documents", tags=["web"])
+    @app.get("/documents", tags=["web"], response_model=Documents)
     def documents() -> dict[str, Any]:
         """Every document with its outline (Sections, Rules) and the topics they cover."""
         if "documents" not in views:
             views["documents"] = documents_view(service)
         return views["documents"]
 
-    @app.get("/documents/{doc}", tags=["web"])
+    @app.get(
+        "/documents/{doc}",
+        tags=["web"],
+        response_model=DocumentText,
+        responses=error_responses(404),
+    )
     def document(doc: str) -> dict[str, Any]:
         """A document's exact source text (what citation offsets index)."""
         doc = resolve_document(service, doc)
         return {**document_meta(service, doc), "text": service.artifact.documents[doc]}
 
-    @app.get("/catalog", tags=["web"])
+    @app.get("/catalog", tags=["web"], response_model=Catalog)
     def catalog() -> dict[str, Any]:
         """Every card with its pt-BR and English names (for the page's card index)."""
         if "catalog" not in views:

@@ -10,9 +10,10 @@ from typing import Annotated, Any
 
 from fastapi import FastAPI, Query
 from fastapi.responses import Response
-from pydantic import BaseModel, Field
 
+from api.errors import error_responses
 from kb.presentation.markup import MEDIA_TYPES
+from kb.schemas import Quiz, QuizCheck, QuizCheckRequest, WikiPage
 from kb.service import RulingsService
 
 AsParam = Annotated[
@@ -21,34 +22,45 @@ AsParam = Annotated[
 ]
 
 
-class QuizAnswer(BaseModel):
-    """One answer: a question id from GET /quiz and an option key (or yes/no, true/false)."""
-
-    id: str = Field(description="The question id, as the quiz returned it.")
-    answer: str | bool | int = Field(description="An option key, its text, or true/false.")
-
-
-class QuizCheckRequest(BaseModel):
-    """The body of POST /quiz/check."""
-
-    answers: list[QuizAnswer]
+# `?as=json` is the page's data (WikiPage); the other markups are text.
+PAGE_RESPONSES: dict[int | str, dict[str, Any]] = {
+    200: {
+        "model": WikiPage,
+        "description": "The page in the markup `as` names.",
+        "content": {
+            MEDIA_TYPES[m].split(";")[0]: {"schema": {"type": "string"}}
+            for m in ("wikitext", "markdown", "html")
+        },
+    },
+    **error_responses(404, 422),
+}
 
 
 def register(app: FastAPI, service: RulingsService) -> None:
     """Add the wiki page and quiz routes."""
 
-    @app.get("/rules/{node_id:path}", response_class=Response, tags=["wiki"])
+    @app.get(
+        "/rules/{node_id:path}",
+        response_class=Response,
+        tags=["wiki"],
+        responses=PAGE_RESPONSES,
+    )
     def rule_page(node_id: str, as_: AsParam = "wikitext") -> Response:
         """A Rule, Section or Document page: badge, text, steps, examples, cards, citations."""
         return Response(service.render(node_id, as_), media_type=MEDIA_TYPES[as_])
 
-    @app.get("/cards/{card_id:path}", response_class=Response, tags=["wiki"])
+    @app.get(
+        "/cards/{card_id:path}",
+        response_class=Response,
+        tags=["wiki"],
+        responses=PAGE_RESPONSES,
+    )
     def card_page(card_id: str, as_: AsParam = "wikitext") -> Response:
         """A card page (`card/jinzo` or `jinzo`): names, types, every rule and example naming it."""
         node_id = card_id if card_id.startswith("card/") else f"card/{card_id}"
         return Response(service.render(node_id, as_), media_type=MEDIA_TYPES[as_])
 
-    @app.get("/quiz", tags=["training"])
+    @app.get("/quiz", tags=["training"], response_model=Quiz, responses=error_responses(422))
     def quiz(
         format: Annotated[
             str | None, Query(description="A format id declared in the manifest (see /stats).")
@@ -67,7 +79,12 @@ def register(app: FastAPI, service: RulingsService) -> None:
         """Questions from the documents with answer keys, explanations and citations."""
         return service.quiz(format=format, topic=topic, n=n, seed=seed)
 
-    @app.post("/quiz/check", tags=["training"])
+    @app.post(
+        "/quiz/check",
+        tags=["training"],
+        response_model=QuizCheck,
+        responses=error_responses(422),
+    )
     def quiz_check(body: QuizCheckRequest) -> dict[str, Any]:
         """Grade answers; every result carries the explanation and the citation."""
         return service.quiz_check([a.model_dump() for a in body.answers])

@@ -32,6 +32,7 @@ _LIST_STATUSES = {0, 1, 2}
 # The current TCG list status as the database words it (Unlimited and unreleased: no status).
 _CURRENT = {"Forbidden": 0, "Limited": 1, "Semi-Limited": 2}
 
+
 def read_sqlite(path: Path) -> list[CardDraft]:
     """One draft per row of `cards`, with pool, limit and 2010-03-01 status joined in."""
     try:

@@ -1,16 +1,24 @@
-"""Sandboxed worker processes that answer SPARQL queries within a time bound.
+"""Sandboxed worker processes that answer SPARQL queries over the Oxigraph store within a time bound.
 
-Each worker is spawned (a fresh interpreter: forking a process with torch/OpenMP and server threads
-can deadlock the child) and receives the RDF graph pickled; it answers
-`kb.linked_data.sparql.execute` requests over a pipe, and is killed when a query overruns: a thread could not be
-stopped. Inside a worker an audit hook refuses sockets, subprocesses, file writes and reads outside
-Python's own code, and the address space is capped, so even a query the checks missed could not
-reach outside the graph. A worker exits when its parent goes away. Linux/Unix only.
+Oxigraph runs a query in the calling thread and cannot interrupt it, so each query runs in a worker
+process that is killed when it overruns. Workers are spawned (a fresh interpreter: forking a process
+with torch/OpenMP and server threads can deadlock the child), open the build's store read-only
+(several processes share it; nothing is copied or pickled) and answer
+`kb.adapters.oxigraph_store.execute` requests over a pipe. `warm` starts them all before the first
+query; a killed worker is replaced in the background.
+
+Inside a worker: a new, empty network namespace where the kernel allows one (Oxigraph itself can
+fetch SERVICE clauses, which the checks refuse before it sees them), an audit hook that refuses
+sockets, subprocesses, file writes and reads outside Python's own code, and a cap on the address
+space, so even a query the checks missed could not reach outside the graph. A worker exits when
+its parent goes away. Linux/Unix only.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import logging
 import multiprocessing
 import os
 import resource
@@ -18,6 +26,8 @@ import signal
 import sys
 import sysconfig
 import threading
+import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -25,21 +35,27 @@ from pathlib import Path
 from typing import Any
 
 import rdflib
-from rdflib import Graph
 
 from kb.errors import KBError
 from kb.linked_data.sparql import (
     EndpointBusy,
     MalformedQuery,
     NotAcceptable,
+    QueryRefused,
     QueryStopped,
     SparqlError,
-    execute,
+    TooManyResults,
 )
+
+log = logging.getLogger(__name__)
 
 WORKER_MEMORY_BYTES = 1 << 30  # extra address space a worker may allocate for one query
 DEFAULT_WORKERS = 2
 EXHAUSTED = "exhausted"  # the reply kind after which a worker retires
+MEMORY_MESSAGE = "the query needs more memory than a query may use"
+WARM_UP_QUERY = "SELECT ?s WHERE { ?s a ?class } LIMIT 1"
+CLONE_NEWUSER = 0x10000000
+CLONE_NEWNET = 0x40000000
 
 # --- the sandbox ----------------------------------------------------------------------------
 
@@ -99,6 +115,20 @@ def _limit_memory(extra: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
+def isolate_network() -> bool:
+    """Move this process into a new network namespace without interfaces (Linux, best effort).
+
+    Needs CAP_SYS_ADMIN or unprivileged user namespaces, and a process without other threads:
+    call it first thing in a worker. True when it worked.
+    """
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        unshare = libc.unshare
+    except (OSError, AttributeError):
+        return False
+    return any(unshare(flags) == 0 for flags in (CLONE_NEWNET, CLONE_NEWUSER | CLONE_NEWNET))
+
+
 def _detach_signals() -> None:
     """Forget the server's signal handling: default SIGTERM, ignore Ctrl-C, no wakeup fd."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -107,15 +137,26 @@ def _detach_signals() -> None:
         signal.set_wakeup_fd(-1)
 
 
-def _serve(conn: Connection, graph: Graph, max_results: int, memory: int) -> None:
+def _serve(
+    conn: Connection, store_path: str, prefixes: dict[str, str], max_results: int, memory: int
+) -> None:
     """A worker: answer (text, accept) requests until the parent goes away.
 
     It leaves with os._exit, without the usual interpreter shutdown.
     """
     _detach_signals()
+    isolate_network()
+    from kb.adapters.oxigraph_store import execute, open_store
+
+    try:
+        store = open_store(Path(store_path))
+        execute(store, WARM_UP_QUERY, None, 1, prefixes)  # first-use costs: parser, engine, writer
+    except (OSError, RuntimeError, ValueError, KBError) as exc:
+        conn.send((FAILED, f"cannot open the SPARQL store: {type(exc).__name__}: {exc}"))
+        os._exit(1)
     _limit_memory(memory)
     install_sandbox()
-    conn.send(READY)
+    conn.send((READY, os.getpid()))
     parent = os.getppid()
     while True:
         if not conn.poll(1.0):
@@ -126,24 +167,32 @@ def _serve(conn: Connection, graph: Graph, max_results: int, memory: int) -> Non
             text, accept = conn.recv()
         except (EOFError, OSError):
             os._exit(0)
-        reply = _answer(graph, text, accept, max_results)
+        reply = _answer(store, text, accept, max_results, prefixes)
         conn.send(reply)
         if reply[1] == EXHAUSTED:  # a MemoryError may have left the heap fragmented: retire
             os._exit(0)
 
 
-def _answer(graph: Graph, text: str, accept: str | None, max_results: int) -> tuple[Any, ...]:
+def _answer(
+    store: Any, text: str, accept: str | None, max_results: int, prefixes: Mapping[str, str]
+) -> tuple[Any, ...]:
     """A picklable reply: ("ok", body, media) or ("error", kind, constructor arguments)."""
+    from kb.adapters.oxigraph_store import execute
+
     try:
-        return ("ok", *execute(graph, text, accept, max_results))
+        return ("ok", *execute(store, text, accept, max_results, prefixes))
     except MalformedQuery as exc:
         return ("error", "malformed", (exc.reason, exc.line, exc.column, exc.text_line))
     except NotAcceptable as exc:
         return ("error", "not-acceptable", (exc.accept, exc.offers))
-    except SparqlError as exc:
+    except TooManyResults as exc:
+        return ("error", "too-many", (exc.limit,))
+    except QueryRefused as exc:
         return ("error", "refused", (str(exc),))
+    except SparqlError as exc:
+        return ("error", "invalid", (str(exc),))
     except MemoryError:
-        return ("error", EXHAUSTED, ("the query needs more memory than a query may use",))
+        return ("error", EXHAUSTED, (MEMORY_MESSAGE,))
     except PermissionError as exc:
         return ("error", "refused", (f"the query tried to reach outside the graph: {exc}",))
 
@@ -151,8 +200,10 @@ def _answer(graph: Graph, text: str, accept: str | None, max_results: int) -> tu
 REPLY_ERRORS: dict[str, type[KBError]] = {
     "malformed": MalformedQuery,
     "not-acceptable": NotAcceptable,
-    "refused": SparqlError,
-    EXHAUSTED: SparqlError,
+    "too-many": TooManyResults,
+    "refused": QueryRefused,
+    "invalid": SparqlError,
+    EXHAUSTED: QueryRefused,
 }
 
 
@@ -165,6 +216,10 @@ def _unpack(reply: tuple[Any, ...]) -> tuple[str, str]:
 
 
 # --- the worker pool -------------------------------------------------------------------------
+
+READY = "ready"
+FAILED = "failed"
+START_TIMEOUT = 60.0  # seconds a new worker may take to start and open the store
 
 
 @dataclass
@@ -180,33 +235,33 @@ class _Worker:
         self.conn.close()
 
 
-READY = "ready"
-START_TIMEOUT = 60.0  # seconds a new worker may take to start and load the graph
-
-
 class SparqlEndpoint:
-    """Queries answered by worker processes holding `graph`, each stopped after `timeout` seconds.
+    """Queries answered by worker processes over the store at `store`, stopped after `timeout` s.
 
     At most `workers` queries run at once; a request waits up to `timeout` seconds for a free
-    worker (then EndpointBusy). A worker whose query overran is killed and replaced on demand.
-    A worker may grow by `memory` bytes; past that its query fails with a clear error.
+    worker (then EndpointBusy). A worker whose query overran is killed and a replacement started
+    at once. A worker may grow by `memory` bytes; past that its query fails with a clear error.
     """
 
     def __init__(
         self,
-        graph: Graph,
+        store: Path,
         timeout: float,
         max_results: int,
+        prefixes: Mapping[str, str],
         workers: int = DEFAULT_WORKERS,
         memory: int = WORKER_MEMORY_BYTES,
     ) -> None:
-        self.graph = graph
+        self.store = store
         self.timeout = timeout
         self.max_results = max_results
+        self.prefixes = dict(prefixes)
+        self.workers = workers
         self.memory = memory
-        self._slots = threading.BoundedSemaphore(workers)
+        self._cond = threading.Condition()
         self._idle: list[_Worker] = []
-        self._lock = threading.Lock()
+        self._busy = 0  # workers answering a query (or being started for one)
+        self._starting = 0  # workers being started for the idle list
         self._closed = False
 
     def query(self, text: str, accept: str | None = None) -> tuple[str, str]:
@@ -220,6 +275,28 @@ class SparqlEndpoint:
             self._release(worker, healthy)
         return _unpack(reply)
 
+    def warm(self) -> None:
+        """Start every worker now (in parallel) and wait until they have opened the store."""
+        with self._cond:
+            missing = max(self.workers - self._busy - len(self._idle) - self._starting, 0)
+            self._starting += missing
+        started = []
+        for _ in range(missing):
+            try:
+                started.append(self._start())
+            except Exception:
+                log.exception("a SPARQL worker could not be started")
+                with self._cond:
+                    self._starting -= 1
+                    self._cond.notify_all()
+        for worker in started:
+            self._adopt(worker)
+
+    def ready_workers(self) -> int:
+        """How many workers are started and idle (ready for a query)."""
+        with self._cond:
+            return len(self._idle)
+
     def _ask(self, worker: _Worker, text: str, accept: str | None) -> tuple[Any, ...]:
         try:
             worker.conn.send((text, accept))
@@ -231,66 +308,115 @@ class SparqlEndpoint:
             reply: tuple[Any, ...] = worker.conn.recv()
         except (EOFError, OSError):
             worker.process.join(1)
-            raise SparqlError(
-                "the query stopped its worker (exit code "
-                f"{worker.process.exitcode}); it may need too much memory"
+            raise QueryRefused(
+                f"the query stopped its worker (exit code {worker.process.exitcode}): "
+                "it probably needs more memory than a query may use"
             ) from None
         return reply
 
     def _acquire(self) -> _Worker:
-        if not self._slots.acquire(timeout=self.timeout):
-            raise EndpointBusy(
-                f"every SPARQL worker stayed busy for {self.timeout:g} s; try again later"
-            )
-        with self._lock:
-            if self._idle:
-                return self._idle.pop()
+        """An idle worker, or a new one when there is room; EndpointBusy after `timeout` s."""
+        deadline = time.monotonic() + self.timeout
+        with self._cond:
+            while True:
+                if self._closed:
+                    raise EndpointBusy("the SPARQL endpoint is shutting down")
+                if self._busy < self.workers and self._idle:
+                    self._busy += 1
+                    return self._idle.pop()
+                if self._busy + len(self._idle) + self._starting < self.workers:
+                    self._busy += 1
+                    break
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise EndpointBusy(
+                        f"every SPARQL worker stayed busy for {self.timeout:g} s; try again later"
+                    )
+                self._cond.wait(remaining)
         try:
-            return self._fork()
+            worker = self._start()
+            if not self._wait_ready(worker):
+                raise EndpointBusy("a SPARQL worker could not start; try again later")
         except BaseException:
-            self._slots.release()
+            with self._cond:
+                self._busy -= 1
+                self._cond.notify_all()
             raise
+        return worker
 
-    def _fork(self) -> _Worker:
-        """Start a worker with the *spawn* method and wait until it holds the graph.
+    def _start(self) -> _Worker:
+        """Spawn a worker process (without waiting for it).
 
         Forking is unsafe here: the server has threads (torch/OpenMP, the thread pool) whose locks
-        a forked child inherits held. A spawned worker is a fresh interpreter that receives the
-        graph pickled (about 0.4 s for this KB) and says when it is ready.
+        a forked child inherits held. A spawned worker is a fresh interpreter that opens the store
+        itself and says when it is ready.
         """
         context = multiprocessing.get_context("spawn")
         mine, theirs = context.Pipe()
         process = context.Process(
             target=_serve,
-            args=(theirs, self.graph, self.max_results, self.memory),
+            args=(theirs, str(self.store), self.prefixes, self.max_results, self.memory),
             name="sparql-worker",
             daemon=True,
         )
         process.start()
         theirs.close()
-        worker = _Worker(process, mine)
+        return _Worker(process, mine)
+
+    def _wait_ready(self, worker: _Worker) -> bool:
         try:
-            ready = mine.poll(START_TIMEOUT) and mine.recv() == READY
+            hello = worker.conn.recv() if worker.conn.poll(START_TIMEOUT) else None
         except (EOFError, OSError):
-            ready = False
-        if not ready:
+            hello = None
+        if isinstance(hello, tuple) and hello[0] == READY:
+            return True
+        log.warning("a SPARQL worker could not start: %s", hello[1] if hello else "no answer")
+        worker.stop()
+        return False
+
+    def _adopt(self, worker: _Worker) -> None:
+        """Wait for a worker started for the idle list, and put it there."""
+        ready = self._wait_ready(worker)
+        with self._cond:
+            self._starting -= 1
+            keep = ready and not self._closed
+            if keep:
+                self._idle.append(worker)
+            self._cond.notify_all()
+        if ready and not keep:
             worker.stop()
-            raise SparqlError("a SPARQL worker could not start")
-        return worker
+
+    def _replace(self) -> None:
+        try:
+            worker = self._start()
+        except Exception:
+            log.exception("a SPARQL worker could not be started")
+            with self._cond:
+                self._starting -= 1
+                self._cond.notify_all()
+            return
+        self._adopt(worker)
 
     def _release(self, worker: _Worker, healthy: bool) -> None:
-        with self._lock:
+        with self._cond:
+            self._busy -= 1
             keep = healthy and not self._closed and worker.process.is_alive()
             if keep:
                 self._idle.append(worker)
+            replace = not keep and not self._closed
+            if replace:
+                self._starting += 1
+            self._cond.notify_all()
         if not keep:
             worker.stop()
-        self._slots.release()
+        if replace:
+            threading.Thread(target=self._replace, name="sparql-worker-start", daemon=True).start()
 
     def close(self) -> None:
         """Stop the idle workers; busy ones stop when their query returns."""
-        with self._lock:
+        with self._cond:
             self._closed = True
             idle, self._idle = self._idle, []
+            self._cond.notify_all()
         for worker in idle:
             worker.stop()

@@ -9,10 +9,18 @@ from kb.answering.relevance import Reading, Relevance, card_topics
 from kb.answering.scope import Vocabulary, uncovered_topic
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
-from kb.reason import Decision, Step
+from kb.ids import fold
+from kb.reason import Decision, Step, Value
 from kb.reason.claims import CLAIM_MIN, ClaimMatch, ClaimReader
 from kb.reason.registry import enabled
-from kb.reason.statement import Clause, best_clause, contradicts, question_negated
+from kb.reason.statement import (
+    Clause,
+    asked_unit,
+    best_clause,
+    contradicts,
+    question_negated,
+    stated_amount,
+)
 from kb.search.index import Hit, SearchIndex, SearchOptions
 
 MIN_SUPPORT = 0.80  # below this alignment score nothing in the KB decides the question
@@ -22,6 +30,11 @@ MIN_DENSE = 0.82  # cosine of the best hit under which the question is out of sc
 # only: a document without them must still be able to answer). A document with claims speaks
 # through them.
 PASSAGE_OVER_CLAIM = 0.0
+# Classes nearly every monster has: a claim that says "a monster" is not about this one's class.
+_EVERY_MONSTER = frozenset({"concept/monster-card", "concept/effect-monster"})
+# The facts that put a card in a class a rule may speak of.
+# (A spell speed or a capability is shared by too many cards to single a rule out.)
+_CLASS_PREDICATES = frozenset({"instance_of", "has_effect_type", "summoned_by"})
 
 
 def _not_covered(topic_en: str, topic_pt: str) -> Decision:
@@ -78,8 +91,45 @@ class Answerer:
         if decision is None and not self._unknown(q):
             decision = self._claim_or_passage(q, hits, reading)
         if decision is None:
-            decision = self._from_statements(q, self._clause(q, hits), hits, reading)
+            clause = self._clause(q, hits)
+            if self._names_database_card(q) and (
+                clause is None or not self._speaks_of_cards(set(clause.hit.entities), q)
+            ):
+                decision = self._card_beyond_rules(q)
+            else:
+                decision = self._from_statements(q, clause, hits, reading)
         return self._compose(q, decision, hits, k)
+
+    def _names_database_card(self, q: Question) -> bool:
+        """The question names a card only the card database knows (no document, claim or curated
+        entry speaks of it)."""
+        for m in q.mentions:
+            node = self.kg.get(m.entity)
+            if node is not None and node.type == "Card" and node.props.get("origin") == "carddb":
+                return True
+        return False
+
+    def _card_beyond_rules(self, q: Question) -> Decision:
+        """A card the documents never name, asked about beyond what its card facts and the typed
+        rules decide: what its own text does is not in the KB (card texts are not kept)."""
+        cards = [m.entity for m in q.mentions if m.entity.startswith("card/")]
+        topics = card_topics(self.kg, cards, self.formats.specs)
+        names_en = ", ".join(dict.fromkeys(self.kg.node(c).label_en or c for c in cards))
+        names_pt = ", ".join(
+            dict.fromkeys(self.kg.node(c).label_pt or self.kg.node(c).label_en or c for c in cards)
+        )
+        en = (
+            f"No ruling found: the rule documents do not speak of {names_en}, and what a card's "
+            "own text does is not in the knowledge base."
+        )
+        pt = (
+            f"Nenhuma regra encontrada: os documentos de regras não tratam de {names_pt}, e o que "
+            "o texto do próprio card faz não está na base de conhecimento."
+        )
+        if topics is not None:
+            en += f" About the cards named, it can answer: {topics[0]}."
+            pt += f" Sobre os cards citados, ela responde: {topics[1]}."
+        return Decision(None, [], en, pt, None, reasoner="none")
 
     def _off_topic(self, q: Question, reading: Reading) -> Decision:
         """No rule speaks of what is asked: no verdict, and what the KB can say instead."""
@@ -118,21 +168,52 @@ class Answerer:
         """The best-aligned claim decides when it aligns closely, unless a passage of another
         document aligns better: then that passage decides (a document without claims answers).
         A claim that shares nothing with the question but its card names does not decide."""
-        ranked = [
-            c
-            for c in self.claims.rank(q.text, q.mentions, q.format)
-            if self.relevance.shares_predicate(
+        cards = [m.entity for m in q.mentions if m.entity.startswith("card/")]
+        ranked = self.claims.rank(q.text, q.mentions, q.format)
+        # The best claim must speak to the question; a lower one does not take its place.
+        if ranked and not (
+            self._about_named_cards(ranked[0], cards)
+            and self.relevance.shares_predicate(
                 reading,
-                (c.node.label_en or "", c.node.label_pt or "", c.node.text or ""),
-                (f.object for f in self.kg.out(c.node.id, "concerns")),
+                (
+                    ranked[0].node.label_en or "",
+                    ranked[0].node.label_pt or "",
+                    ranked[0].node.text or "",
+                ),
+                (f.object for f in self.kg.out(ranked[0].node.id, "concerns")),
             )
-        ]
+        ):
+            return None
         if not ranked or ranked[0].score < CLAIM_MIN:
             return None
         clause = self._clause(q, hits)
         if clause is not None and self._passage_wins(clause, ranked[0]):
             return self._from_statements(q, clause, hits, reading)
         return self.claims.decide_ranked(ranked, q.format, q.yes_no)
+
+    def _about_named_cards(self, claim: ClaimMatch, cards: list[str]) -> bool:
+        """A claim speaks to a question naming cards when it concerns one of them or a class of
+        one of them (a rule about Trap Monsters speaks to a Trap Monster card)."""
+        if not cards:
+            return True
+        concerns = {f.object for f in self.kg.out(claim.node.id, "concerns")}
+        return self._speaks_of(concerns, cards)
+
+    def _speaks_of_cards(self, entities: set[str], q: Question) -> bool:
+        return self._speaks_of(
+            entities, [m.entity for m in q.mentions if m.entity.startswith("card/")]
+        )
+
+    def _speaks_of(self, concerns: set[str], cards: list[str]) -> bool:
+        for card in cards:
+            classes = {
+                f.object
+                for f in self.kg.out(card)
+                if f.predicate in _CLASS_PREDICATES and f.object not in _EVERY_MONSTER
+            }
+            if card in concerns or classes & concerns:
+                return True
+        return False
 
     def _passage_wins(self, clause: Clause, claim: ClaimMatch) -> bool:
         span = clause.hit.node.span
@@ -189,6 +270,8 @@ class Answerer:
         src = clause.hit.node.id
         step = Step(f"Deciding statement: {clause.text}", f"Trecho decisivo: {clause.text}", src)
         if not q.yes_no:
+            unit = asked_unit(q.folded)
+            amount = stated_amount(fold(clause.text), unit) if unit else None
             return Decision(
                 verdict=None,
                 steps=[step],
@@ -197,6 +280,7 @@ class Answerer:
                 confidence=None,
                 sources=[src],
                 reasoner="statement",
+                value=Value("number", amount, unit) if amount is not None else None,
             )
         positive = not clause.negative
         if contradicts(q.text, clause.text):

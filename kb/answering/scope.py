@@ -259,6 +259,8 @@ def vocabulary(kg: KnowledgeGraph) -> frozenset[str]:
     """Every word the KB uses: document text, claims, card and concept names and definitions."""
     words: set[str] = set()
     for n in kg.nodes:
+        if n.props.get("origin") == "carddb":
+            continue  # a database card is known by its linked name, not by loose words of it
         parts = [n.text, n.label_en, n.label_pt, *n.props.get("aliases", [])]
         parts += [n.props.get("definition_en"), n.props.get("definition_pt")]
         for part in parts:

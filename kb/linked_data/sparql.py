@@ -1,27 +1,30 @@
-"""Read-only SPARQL 1.1 over the knowledge base's RDF graph: checking, answering, negotiating.
+"""Read-only SPARQL 1.1 over the knowledge base's RDF: errors, checking, negotiating.
 
-`execute` answers one query in the current process: it parses the text, refuses anything that is
-not a plain query over the local graph (updates, SERVICE, FROM / FROM NAMED, GRAPH) by looking at
-the parsed request and its algebra (never a regex), caps the number of results and serializes
-them in the negotiated format. Bounding the time a query runs needs a process that can be killed:
-`kb.adapters.sparql_workers.SparqlEndpoint` runs `execute` in forked, sandboxed workers.
+Oxigraph answers the queries (`kb.adapters.oxigraph_store`, inside the killable worker processes
+of `kb.adapters.sparql_workers`, or an external server: `kb.adapters.sparql_remote`); this module
+and `kb.linked_data.sparql_results` (the writers) hold what does not depend on where a query runs.
+`prepare` parses the text with rdflib's SPARQL parser and refuses anything that is not a plain
+query over the local graph (updates, SERVICE, FROM / FROM NAMED, GRAPH) by looking at the parsed
+request and its algebra (never a regex); `choose_writer` negotiates the result's media type.
+
+Status codes (the edges translate): MalformedQuery and the other plain SparqlErrors (updates,
+unknown prefixes) are 400; QueryRefused (a well-formed query this endpoint will not run) is 422;
+QueryStopped and EndpointBusy are 503 with Retry-After; NotAcceptable is 406.
 """
 
 from __future__ import annotations
 
-import itertools
+import functools
+import re
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import Protocol
 
 from pyparsing import ParseBaseException, ParseResults
 from rdflib import Graph, URIRef
-from rdflib.namespace import SKOS
+from rdflib.namespace import DCTERMS, OWL, PROV, RDF, RDFS, SKOS, XSD
 from rdflib.plugins.sparql.algebra import translateQuery
-from rdflib.plugins.sparql.evaluate import evalQuery
 from rdflib.plugins.sparql.parser import parseQuery, parseUpdate
 from rdflib.plugins.sparql.parserutils import CompValue
-from rdflib.plugins.sparql.processor import SPARQLResult
-from rdflib.plugins.sparql.sparql import Query
 
 from kb.errors import KBError
 
@@ -33,19 +36,21 @@ SOLUTION_TYPES = {
     "application/xml": "xml",
     "text/xml": "xml",
     "text/csv": "csv",
+    "text/tab-separated-values": "tsv",
 }
-BOOLEAN_TYPES = {k: v for k, v in SOLUTION_TYPES.items() if v != "csv"}
+BOOLEAN_TYPES = {k: v for k, v in SOLUTION_TYPES.items() if v not in ("csv", "tsv")}
 GRAPH_TYPES = {
     "text/turtle": "turtle",
     "application/ld+json": "json-ld",
     "application/n-triples": "nt",
     "application/rdf+xml": "xml",
 }
-# The media type each serializer's output is labelled with.
+# The media type each result serializer's output is labelled with.
 CANONICAL = {
     "json": "application/sparql-results+json",
     "xml": "application/sparql-results+xml",
     "csv": "text/csv",
+    "tsv": "text/tab-separated-values",
 }
 FORBIDDEN_PATTERNS = {
     "ServiceGraphPattern": "SERVICE (federated queries) is not allowed: "
@@ -59,7 +64,7 @@ CONTEXT_CHARS = 60  # of the offending line shown either side of a syntax error
 
 
 class SparqlError(KBError):
-    """A query the endpoint refuses or could not answer (HTTP 400)."""
+    """A query the endpoint cannot take (an update, an unknown prefix…): HTTP 400."""
 
 
 class MalformedQuery(SparqlError):
@@ -78,8 +83,23 @@ class MalformedQuery(SparqlError):
         )
 
 
+class QueryRefused(SparqlError):
+    """A well-formed query this endpoint will not run or could not finish (HTTP 422)."""
+
+
+class TooManyResults(QueryRefused):
+    """A result with more rows or triples than `sparql_max_results` (HTTP 422)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        super().__init__(
+            f"the query has more than {limit} results (sparql_max_results); "
+            "add a LIMIT or narrow the pattern"
+        )
+
+
 class QueryStopped(SparqlError):
-    """A query that ran past the time bound and was stopped."""
+    """A query that ran past the time bound and was stopped (HTTP 503, Retry-After)."""
 
 
 class NotAcceptable(KBError):
@@ -92,7 +112,33 @@ class NotAcceptable(KBError):
 
 
 class EndpointBusy(KBError):
-    """Every query worker stayed busy for the whole time bound (HTTP 503)."""
+    """No query worker (or external server) could take the query in time (HTTP 503)."""
+
+
+class SparqlBackend(Protocol):
+    """Where checked queries are answered: embedded Oxigraph workers or an external server."""
+
+    def query(self, text: str, accept: str | None = None) -> tuple[str, str]:
+        """(body, media type) of one query's result, or a SparqlError / NotAcceptable."""
+        ...
+
+    def warm(self) -> None:
+        """Get ready to answer (start workers, check the server); never raises."""
+        ...
+
+    def close(self) -> None:
+        """Release what `warm` or the queries started."""
+        ...
+
+
+def declared_prefixes(base_iri: str) -> dict[str, str]:
+    """The prefixes every query may use without declaring them (prefix → namespace IRI)."""
+    from kb.linked_data.rdf import namespaces  # lazily: query workers need no graph code
+
+    res, voc, _facts = namespaces(base_iri)
+    spaces = {"ygo": voc, "kb": res, "skos": SKOS, "dcterms": DCTERMS, "prov": PROV}
+    spaces |= {"rdf": RDF, "rdfs": RDFS, "xsd": XSD, "owl": OWL}
+    return {prefix: str(ns) for prefix, ns in spaces.items()}
 
 
 # --- content negotiation ---------------------------------------------------------------------
@@ -134,6 +180,27 @@ def negotiate(accept: str | None, offers: Sequence[str]) -> str | None:
     return offer if q > 0 else None
 
 
+def offers_for(form: str) -> dict[str, str]:
+    """Media type → writer name for a query form (SELECT, ASK, CONSTRUCT, DESCRIBE)."""
+    if form == "SELECT":
+        return SOLUTION_TYPES
+    if form == "ASK":
+        return BOOLEAN_TYPES
+    return GRAPH_TYPES
+
+
+def choose_writer(form: str, accept: str | None) -> tuple[str, str]:
+    """(writer name, media type) the client accepts for this form, or NotAcceptable."""
+    offers = offers_for(form)
+    media = negotiate(accept, list(offers))
+    if media is None:
+        raise NotAcceptable(accept or "", list(offers))
+    fmt = offers[media]
+    if form in ("SELECT", "ASK"):
+        return fmt, CANONICAL[fmt]
+    return fmt, media
+
+
 # --- checking a query ------------------------------------------------------------------------
 
 
@@ -162,8 +229,17 @@ def _refuse_update(text: str) -> None:
     )
 
 
-def prepare(text: str, namespaces: Mapping[str, Any]) -> Query:
-    """The parsed and checked query, or SparqlError (malformed, update, SERVICE, FROM, GRAPH)."""
+def prepare(text: str, prefixes: Mapping[str, str]) -> str:
+    """The form (SELECT, ASK, CONSTRUCT, DESCRIBE) of a checked query, or a SparqlError.
+
+    Malformed text and updates are SparqlErrors (400); SERVICE, FROM and GRAPH are QueryRefused.
+    Accepted queries are remembered (wikis send the same few queries again and again).
+    """
+    return _checked_form(text, tuple(sorted(prefixes.items())))
+
+
+@functools.lru_cache(maxsize=256)
+def _checked_form(text: str, prefixes: tuple[tuple[str, str], ...]) -> str:
     try:
         tree = parseQuery(text)
     except ParseBaseException as exc:
@@ -174,69 +250,29 @@ def prepare(text: str, namespaces: Mapping[str, Any]) -> Query:
     except RecursionError:
         raise SparqlError("the query is nested too deeply") from None
     try:
-        query = translateQuery(tree, initNs=dict(namespaces))
+        query = translateQuery(tree, initNs={p: URIRef(ns) for p, ns in prefixes})
+    except RecursionError:
+        raise SparqlError("the query is nested too deeply") from None
     except Exception as exc:  # rdflib raises bare Exceptions, e.g. for unknown prefixes
         raise SparqlError(f"invalid SPARQL query: {exc}") from None
     for node in _walk(query.algebra):
         if node.name in FORBIDDEN_PATTERNS:
-            raise SparqlError(FORBIDDEN_PATTERNS[node.name])
-    return query
+            raise QueryRefused(FORBIDDEN_PATTERNS[node.name])
+    return str(query.algebra.name).removesuffix("Query").upper()
 
 
-# --- answering a query -----------------------------------------------------------------------
+_OXIGRAPH_POSITION = re.compile(r"error at (\d+):(\d+)(?:-\d+:\d+)?: ?(.*)", re.DOTALL)
 
 
-def _offers(form: str) -> dict[str, str]:
-    if form == "SELECT":
-        return SOLUTION_TYPES
-    if form == "ASK":
-        return BOOLEAN_TYPES
-    return GRAPH_TYPES
-
-
-def _too_many(limit: int) -> SparqlError:
-    return SparqlError(
-        f"the query has more than {limit} results (sparql_max_results); "
-        "add a LIMIT or narrow the pattern"
-    )
-
-
-def _solutions(result: Mapping[str, Any], limit: int) -> SPARQLResult:
-    """A SELECT result holding at most `limit` rows (read lazily; more is an error)."""
-    rows = list(itertools.islice(result["bindings"], limit + 1))
-    if len(rows) > limit:
-        raise _too_many(limit)
-    return SPARQLResult({"type_": "SELECT", "vars_": result["vars_"], "bindings": rows})
-
-
-def execute(graph: Graph, text: str, accept: str | None, max_results: int) -> tuple[str, str]:
-    """Answer one query over `graph` in this process: (body, media type)."""
-    query = prepare(text, dict(graph.namespaces()))
-    form = query.algebra.name.removesuffix("Query").upper()
-    offers = _offers(form)
-    media = negotiate(accept, list(offers))
-    if media is None:
-        raise NotAcceptable(accept or "", list(offers))
-    fmt = offers[media]
-    try:
-        raw = evalQuery(graph, query)
-        if form == "SELECT":
-            return _serialize(_solutions(raw, max_results), fmt), CANONICAL[fmt]
-        if form == "ASK":
-            return _serialize(SPARQLResult(raw), fmt), CANONICAL[fmt]
-        result: Graph = raw["graph"]
-        if len(result) > max_results:
-            raise _too_many(max_results)
-        return result.serialize(format=fmt), media
-    except (KBError, MemoryError, PermissionError):
-        raise
-    except Exception as exc:  # evaluation errors are about the query (types, functions, …)
-        raise SparqlError(f"the query failed: {type(exc).__name__}: {exc}") from None
-
-
-def _serialize(result: SPARQLResult, fmt: str) -> str:
-    data = result.serialize(format=fmt)
-    return data.decode("utf-8") if data is not None else ""
+def engine_syntax_error(exc: SyntaxError, text: str) -> SparqlError:
+    """A syntax error Oxigraph found in a query rdflib's parser let through, located if it can."""
+    found = _OXIGRAPH_POSITION.search(str(exc))
+    if found is None:
+        return SparqlError(f"malformed SPARQL query: {exc}")
+    line, column = int(found[1]), int(found[2])
+    lines = text.split("\n")
+    text_line = lines[line - 1] if 0 < line <= len(lines) else ""
+    return MalformedQuery(found[3].strip() or "syntax error", line, max(column, 1), text_line)
 
 
 # --- a node's description --------------------------------------------------------------------

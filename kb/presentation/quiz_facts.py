@@ -127,7 +127,13 @@ def capability_questions(src: Sources) -> Iterator[Question]:
     """ "Which of these cards can negate summons?": one card the rulings name, three that cannot."""
     known: dict[str, set[str]] = {}
     for f in src.kg.facts:
-        if f.predicate == "has_capability" and f.subject.startswith("card/"):
+        # Distractors come from the cards whose capabilities are curated or stated (a card the
+        # card data was read for may have a capability its inference missed).
+        if (
+            f.predicate == "has_capability"
+            and f.subject.startswith("card/")
+            and f.authority != "inferred"
+        ):
             known.setdefault(f.subject, set()).add(f.object)
     holders: dict[tuple[str, str], Fact] = {}
     for f in document_facts(src, "has_capability"):

@@ -22,6 +22,7 @@ _NEGATE = re.compile(
     r"\b(nega\w*|negat\w*|negue\w*|nego|negou|stop\w*|parar|pare|impedi\w*|cancel\w*)\b"
 )
 _SUMMON = re.compile(r"\b(summon\w*|invoca\w*|invoc\w*)\b")
+_EFFECT = re.compile(r"\b(efeito\w*|effect\w*|ativa\w*|activat\w*|habilidade|ability)\b")
 _ACTIVATION = re.compile(r"\b(ativa\w*|activat\w*)\b")
 _KIND = {"spell": "spell", "trap": "trap", "monster": "monster-effect"}
 _PASSIVE = re.compile(
@@ -102,6 +103,12 @@ def decide_negation(kb: Knowledge, q: Question) -> Decision | None:
     if kind not in _KIND:
         return None
     scopes = negation_scopes(kg, negator.id)
+    if (
+        kind == "monster"
+        and {"summon", "special-summon"} & set(scopes)
+        and not _EFFECT.search(asked)
+    ):
+        return None  # "can Solemn Judgment negate Cyber Dragon?": its Summon, the summon reasoner's
     activation = f"{_KIND[kind]}-activation"
     effects = [s for s in ("effects", f"{kind}-effects") if s in scopes]
     asks_activation = bool(_ACTIVATION.search(asked))
@@ -113,12 +120,9 @@ def decide_negation(kb: Knowledge, q: Question) -> Decision | None:
             "nega a ativação de",
         )
     elif effects and not asks_activation:
-        allowed, scope, how_en, how_pt = (
-            True,
-            effects[0],
-            "negates the effects of",
-            "nega os efeitos de",
-        )
+        # Effect negators work under conditions of their own text (a card sent from the Deck, a
+        # target in the Graveyard) that the KB does not keep: the kinds alone do not decide.
+        return None
     else:
         allowed, scope, how_en, how_pt = False, next(iter(scopes)), "does not negate", "não nega"
     what_en, what_pt = _NAMES[kind]

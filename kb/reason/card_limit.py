@@ -13,7 +13,7 @@ import weakref
 
 from kb.answering.question import Question
 from kb.graph import KnowledgeGraph
-from kb.ids import concept_id
+from kb.ids import concept_id, fold
 from kb.model import Node
 from kb.reason import Decision, Knowledge, Step, Value
 
@@ -53,6 +53,14 @@ def _has_field(kg: KnowledgeGraph, field: str) -> bool:
     return field in known
 
 
+def _without_cards(q: Question) -> str:
+    text = q.text
+    for m in sorted(q.mentions, key=lambda m: -m.start):
+        if m.entity.startswith("card/"):
+            text = text[: m.start] + " " + text[m.end :]
+    return text
+
+
 def status_rule(kg: KnowledgeGraph, concept: str, fmt: str) -> str | None:
     """The first passage under the format's Rule/Section about a list status."""
     for node in kg.rules_about(concept_id(concept), fmt):
@@ -78,7 +86,7 @@ def decide_card_limit(kb: Knowledge, q: Question) -> Decision | None:
     if spec is None or spec.banlist is None:
         return None
     asked = _asked_copies(q)
-    folded = q.folded
+    folded = fold(_without_cards(q))  # "Cálice Proibido" is a name, not the status
     if not (
         _COPIES.search(folded)
         or _STATUS.search(folded)
@@ -111,7 +119,8 @@ def decide_card_limit(kb: Knowledge, q: Question) -> Decision | None:
         "predicate": field,
         "object": str(status if status is not None else "unlisted"),
         "authority": "inferred",
-        **{k: card.props[k] for k in ("password", "datasets") if card.props.get(k)},
+        **({"password": card.props["password"]} if card.props.get("password") else {}),
+        **({"dataset": "|".join(card.props["datasets"])} if card.props.get("datasets") else {}),
     }
     listed = f"on the list of {spec.banlist.effective}"
     steps = [

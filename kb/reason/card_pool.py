@@ -67,7 +67,8 @@ def decide_card_pool(kb: Knowledge, q: Question) -> Decision | None:
         "predicate": flag,
         "object": "false",
         "authority": "inferred",
-        **{k: card.props[k] for k in ("password", "datasets") if card.props.get(k)},
+        **({"password": card.props["password"]} if card.props.get("password") else {}),
+        **({"dataset": "|".join(card.props["datasets"])} if card.props.get("datasets") else {}),
     }
     steps = [
         Step(

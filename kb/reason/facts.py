@@ -28,7 +28,7 @@ def provenance(fact: Fact | None) -> dict[str, Any] | None:
         "object": fact.object,
         "authority": fact.authority,
     }
-    for key in ("password", "dataset", "file", "line", "via"):
+    for key in ("password", "konami_id", "dataset", "file", "line", "via"):
         if fact.props.get(key) not in (None, ""):
             out[key] = fact.props[key]
     if fact.source:

@@ -178,6 +178,26 @@ def _counts(text: str) -> dict[str, set[int]]:
     return out
 
 
+_HOW_MANY = re.compile(
+    rf"\b(?:quant[oa]s?|how many|how much|qual (?:o|a) (?:numero|quantidade) de)\s+(?:de\s+)?"
+    rf"(?P<unit>{'|'.join(_UNITS.values())})\b"
+)
+
+
+def asked_unit(folded: str) -> str | None:
+    """The unit a "how many …" question asks for ("quantos pontos de vida" → "lp")."""
+    m = _HOW_MANY.search(folded)
+    if m is None:
+        return None
+    return next(u for u, pat in _UNITS.items() if re.fullmatch(pat, m.group("unit")))
+
+
+def stated_amount(folded: str, unit: str) -> int | None:
+    """The one number a statement gives for `unit`, if it gives exactly one."""
+    found = _counts(folded).get(unit, set())
+    return next(iter(found)) if len(found) == 1 else None
+
+
 def quantities(folded: str) -> list[tuple[int, str | None]]:
     """Every number of a folded text, with the unit it counts when one follows."""
     counted = {(n, unit) for unit, ns in _counts(folded).items() for n in ns}

@@ -12,6 +12,7 @@ from kb.answering.question import Question
 from kb.graph import KnowledgeGraph
 from kb.ids import concept_id, fold
 from kb.reason import Decision, Knowledge, Step
+from kb.reason.damage import _DAMAGE
 from kb.reason.facts import best, label, provenance
 from kb.reason.statement import main_clause
 
@@ -21,8 +22,6 @@ SUMMON_NEG = concept_id("summon-negation")
 ACTIVATION_NEG = concept_id("activation-negation")
 _NEGATE = re.compile(r"\b(neg\w*|stop\w*|impedi\w*|para[rs]?)\b")
 _CHAIN = re.compile(r"\b(chain|corrente|cadeia|encadea\w*)\b")
-# A question about negating a Summon names the Summon ("negate the Summon", "negar a Invocação").
-_SUMMON = re.compile(r"\b(summon\w*|invoca\w*|invoc\w*)\b")
 _STARTS = re.compile(r"\b(start\w*|inicia\w*|gera\w*|cria\w*|comec\w*|begin\w*|form\w*)\b")
 
 
@@ -41,7 +40,7 @@ def summon_decision(
     q = fold(question)
     summoned = [e for e in entities if e.startswith("card/") and _kind_fact(kg, e) is not None]
     negators = [e for e in entities if e.startswith("card/") and kg.out(e, "has_capability")]
-    if _NEGATE.search(q) and negators and _SUMMON.search(q):
+    if _NEGATE.search(q) and negators and not _DAMAGE.search(q):
         targets = [s for s in summoned if s not in negators[:1]] or summoned
         if targets:
             return _negation(kg, negators[0], targets[0], lang)

@@ -1,0 +1,197 @@
+"""The embedded Oxigraph store: built with the artifact, opened read-only, answering one query.
+
+Inside a build directory (see kb.store), for the default base IRI:
+  sparql/store/      an Oxigraph (RocksDB) store holding the RDF export's triples
+  sparql/meta.json   what it holds: triple count, base IRI, pyoxigraph version, file checksums
+A server configured with another YGO_BASE_IRI keeps its own `sparql-<hash>/` beside it.
+
+`write_store` fills a store from the rdflib export (kb.linked_data.rdf.to_rdf, loaded as
+N-Triples) while `ygo-rulings ingest` writes the build; `ensure_store` checks it when a server
+opens the SPARQL endpoint and rebuilds a missing, damaged or foreign one with a warning, never
+failing the start; `execute` answers one query over an opened store (the worker processes of
+kb.adapters.sparql_workers call it, so a query that overruns can be stopped).
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import json
+import logging
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import pyoxigraph as ox
+from rdflib import Graph
+
+from kb.config import Settings
+from kb.errors import KBError
+from kb.linked_data.sparql import (
+    QueryRefused,
+    SparqlBackend,
+    choose_writer,
+    declared_prefixes,
+    engine_syntax_error,
+    prepare,
+)
+from kb.linked_data.sparql_results import render
+
+log = logging.getLogger(__name__)
+
+STORE_DIR = "sparql"
+STORE_FORMAT = 1
+META = "meta.json"
+TRIPLES_FILE = "triples.nt"  # the N-Triples the store is loaded from (removed once loaded)
+
+
+def store_dir(build_dir: Path, base_iri: str) -> Path:
+    """Where the store for `base_iri` lives in a build (the default base: `sparql/`)."""
+    if base_iri == Settings().base_iri:
+        return build_dir / STORE_DIR
+    digest = hashlib.sha256(base_iri.encode("utf-8")).hexdigest()[:12]
+    return build_dir / f"{STORE_DIR}-{digest}"
+
+
+def _checksums(directory: Path) -> dict[str, str]:
+    return {
+        p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(directory.iterdir())
+        if p.is_file()
+    }
+
+
+def write_store(target: Path, graph: Graph, base_iri: str) -> dict[str, Any]:
+    """Create the store directory `target` (it must not exist) from an RDF graph: its meta."""
+    target.mkdir(parents=True)
+    triples = target / TRIPLES_FILE
+    graph.serialize(destination=str(triples), format="nt", encoding="utf-8")
+    store = ox.Store(str(target / "store"))
+    store.bulk_load(path=str(triples), format=ox.RdfFormat.N_TRIPLES)
+    store.optimize()
+    store.flush()
+    count = len(store)
+    del store  # closes RocksDB: the files are final from here on
+    triples.unlink()
+    for path in (target / "store").iterdir():
+        with open(path, "rb") as fh:
+            os.fsync(fh.fileno())
+    meta = {
+        "format": STORE_FORMAT,
+        "triples": count,
+        "base_iri": base_iri,
+        "pyoxigraph": ox.__version__,
+        "files": _checksums(target / "store"),
+    }
+    (target / META).write_text(json.dumps(meta, indent=2, sort_keys=True), "utf-8")
+    return {k: v for k, v in meta.items() if k != "files"}
+
+
+def store_problem(target: Path, base_iri: str) -> str | None:
+    """None when the store directory holds a sound store of this base IRI, else what is wrong."""
+    if not target.is_dir():
+        return "is missing"
+    try:
+        meta = json.loads((target / META).read_text("utf-8"))
+    except (OSError, ValueError):
+        return "has no readable meta.json"
+    if not isinstance(meta, dict) or meta.get("format") != STORE_FORMAT:
+        return "has an unknown format"
+    if meta.get("base_iri") != base_iri:
+        return f"was built for the base IRI {meta.get('base_iri')!r}"
+    if meta.get("pyoxigraph") != ox.__version__:
+        return f"was written by pyoxigraph {meta.get('pyoxigraph')}, not {ox.__version__}"
+    try:
+        if _checksums(target / "store") != meta.get("files"):
+            return "is damaged (its files changed since it was written)"
+        count = len(ox.Store.read_only(str(target / "store")))
+    except (OSError, RuntimeError, ValueError) as exc:
+        return f"cannot be opened ({type(exc).__name__})"
+    if count != meta.get("triples"):
+        return f"holds {count} triples instead of {meta.get('triples')}"
+    return None
+
+
+def ensure_store(build_dir: Path, base_iri: str, graph: Callable[[], Graph]) -> Path:
+    """The path to open read-only: the build's store, rebuilt first when it is not sound.
+
+    A rebuild goes to a temporary directory beside it, then replaces it by renames; when the build
+    directory cannot be written, the store is built in a temporary directory removed at exit.
+    """
+    target = store_dir(build_dir, base_iri)
+    problem = store_problem(target, base_iri)
+    if problem is None:
+        return target / "store"
+    log.warning("rebuilding the SPARQL store of build %s: it %s", build_dir.name, problem)
+    try:
+        return _replace(target, base_iri, graph) / "store"
+    except OSError as exc:
+        scratch = Path(tempfile.mkdtemp(prefix="ygo-sparql-"))
+        atexit.register(shutil.rmtree, scratch, ignore_errors=True)
+        log.warning(
+            "cannot write the SPARQL store into the build (%s); using a temporary copy",
+            type(exc).__name__,
+        )
+        write_store(scratch / STORE_DIR, graph(), base_iri)
+        return scratch / STORE_DIR / "store"
+
+
+def _replace(target: Path, base_iri: str, graph: Callable[[], Graph]) -> Path:
+    fresh = Path(tempfile.mkdtemp(prefix=f".{target.name}-tmp-", dir=target.parent))
+    try:
+        fresh.rmdir()
+        write_store(fresh, graph(), base_iri)
+        if target.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{target.name}-old-", dir=target.parent))
+            os.rename(target, old / target.name)
+            shutil.rmtree(old, ignore_errors=True)
+        try:
+            os.rename(fresh, target)
+        except OSError:
+            if store_problem(target, base_iri) is not None:  # not a sound one from a peer
+                raise
+    finally:
+        shutil.rmtree(fresh, ignore_errors=True)
+    return target
+
+
+def open_store(path: Path) -> ox.Store:
+    """The store at `path`, read-only (several processes may open it at once)."""
+    return ox.Store.read_only(str(path))
+
+
+def execute(
+    store: ox.Store, text: str, accept: str | None, max_results: int, prefixes: Mapping[str, str]
+) -> tuple[str, str]:
+    """Answer one query over `store` in this process: (body, media type)."""
+    form = prepare(text, prefixes)
+    fmt, media = choose_writer(form, accept)
+    try:  # the result is passed on, not kept here: see `render` on dropping it
+        return render(
+            form, store.query(text, prefixes=dict(prefixes)), fmt, max_results, prefixes
+        ), media
+    except SyntaxError as exc:  # what rdflib's parser accepted and Oxigraph's does not
+        raise engine_syntax_error(exc, text) from None
+    except (KBError, MemoryError):
+        raise
+    except Exception as exc:  # evaluation errors are about the query (types, functions, …)
+        raise QueryRefused(f"the query failed: {type(exc).__name__}: {exc}") from None
+
+
+def open_endpoint(settings: Settings, build_dir: Path, graph: Callable[[], Graph]) -> SparqlBackend:
+    """The SPARQL backend the settings name: the external server of `sparql_endpoint`, else
+    worker processes over this build's store (checked, and rebuilt from `graph()` if needed)."""
+    prefixes = declared_prefixes(settings.base_iri)
+    timeout, rows = settings.sparql_timeout, settings.sparql_max_results
+    if settings.sparql_endpoint:
+        from kb.adapters.sparql_remote import RemoteEndpoint
+
+        return RemoteEndpoint(settings.sparql_endpoint, timeout, rows, prefixes)
+    from kb.adapters.sparql_workers import SparqlEndpoint
+
+    return SparqlEndpoint(
+        ensure_store(build_dir, settings.base_iri, graph), timeout, rows, prefixes
+    )
