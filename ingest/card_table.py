@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ingest.curated import CAPABILITY
 from kb.carddb import CardRecord, parse_table
 from kb.cards import node_props
 from kb.errors import IngestError
@@ -22,18 +23,6 @@ from kb.model import Fact, Node
 
 TABLE = Path("carddb") / "cards.tsv"
 
-# What a `negates` value means as a capability concept (the curated table's mapping).
-_CAPABILITY = {
-    "summon": "summon-negation",
-    "special-summon": "summon-negation",
-    "spell-activation": "activation-negation",
-    "trap-activation": "activation-negation",
-    "monster-effect-activation": "activation-negation",
-    "effects": "effect-negation",
-    "spell-effects": "effect-negation",
-    "trap-effects": "effect-negation",
-    "monster-effects": "effect-negation",
-}
 # Database fields a curated card takes from the table when the curated entry leaves them out.
 _IDENTITY = (
     "password",
@@ -136,7 +125,7 @@ def inferred_facts(record: CardRecord, concepts: set[str]) -> list[Fact]:
     if record.special_summon:
         add("summoned_by", concept_id(f"{record.special_summon}-special-summon"))
     for value in record.negates:
-        add("has_capability", concept_id(_CAPABILITY[value]), scope=value)
+        add("has_capability", concept_id(CAPABILITY[value]), scope=value)
     if record.modifies_atk_def:
         add("instance_of", concept_id("atk-def-modifier"))
     if record.card_type == "monster" and record.spell_speeds:

@@ -165,6 +165,14 @@ class Linker:
         return found
 
 
+def without_mentions(text: str, mentions: Iterable[Mention], prefix: str = "") -> str:
+    """`text` with each mention whose entity id starts with `prefix` blanked to one space
+    ("Buraco Negro" is a card's name, not the verb "negar")."""
+    for m in sorted((m for m in mentions if m.entity.startswith(prefix)), key=lambda m: -m.start):
+        text = text[: m.start] + " " + text[m.end :]
+    return text
+
+
 def _merge(core: list[Mention], cards: list[Mention], entries: dict[str, Entry]) -> list[Mention]:
     """Core mentions plus card-database mentions that overlap none of them; a longer card name
     takes the place of the concept words inside it ("Effect Veiler" over "effect")."""

@@ -21,7 +21,7 @@ from kb.card_names import GAME_WORDS
 from kb.formats import FormatSpec
 from kb.graph import KnowledgeGraph
 from kb.ids import fold
-from kb.link import Mention
+from kb.link import Mention, without_mentions
 from kb.search.analysis import STOP_WORDS, analyse
 
 # The share of a question's content words that may be foreign to the rules.
@@ -78,7 +78,7 @@ class Relevance:
         return cls(rule_stems(kg))
 
     def read(self, text: str, mentions: list[Mention]) -> Reading:
-        outside = _without(text, mentions)
+        outside = without_mentions(text, mentions)
         all_words = _content(_WORD.findall(fold(text)))
         content = _content(_WORD.findall(fold(outside)))
         off = tuple(
@@ -118,12 +118,6 @@ def rule_stems(kg: KnowledgeGraph) -> frozenset[str]:
 
 def _content(words: list[str]) -> list[str]:
     return [w for w in words if w not in STOP_WORDS and w not in _CHAT]
-
-
-def _without(text: str, mentions: list[Mention]) -> str:
-    for m in sorted(mentions, key=lambda m: -m.start):
-        text = text[: m.start] + " " + text[m.end :]
-    return text
 
 
 def card_topics(

@@ -13,6 +13,7 @@ import re
 from kb.answering.question import Question
 from kb.graph import KnowledgeGraph
 from kb.ids import concept_id, fold
+from kb.link import without_mentions
 from kb.model import Fact, Node
 from kb.reason import Decision, Knowledge, Step
 from kb.reason.damage import _DAMAGE
@@ -66,22 +67,13 @@ def negation_scopes(kg: KnowledgeGraph, card: str) -> dict[str, Fact | None]:
     return out
 
 
-def _without_names(q: Question) -> str:
-    """The question without the names it links ("Buraco Negro" holds no verb)."""
-    text = q.text
-    for m in sorted(q.mentions, key=lambda m: -m.start):
-        if m.entity.startswith("card/"):
-            text = text[: m.start] + " " + text[m.end :]
-    return text
-
-
 def _kind_fact(kg: KnowledgeGraph, card: str, kind: str) -> Fact | None:
     cls = concept_id(f"{kind}-card")
     return best([f for f in kg.out(card, "instance_of") if f.object == cls])
 
 
 def decide_negation(kb: Knowledge, q: Question) -> Decision | None:
-    asked = fold(_without_names(q))
+    asked = fold(without_mentions(q.text, q.mentions, "card/"))
     if not _NEGATE.search(asked) or _SUMMON.search(asked) or _DAMAGE.search(q.folded):
         return None  # a Summon, or the Damage Step: other reasoners' questions
     cards: list[Node] = []

@@ -14,6 +14,7 @@ import weakref
 from kb.answering.question import Question
 from kb.graph import KnowledgeGraph
 from kb.ids import concept_id, fold
+from kb.link import without_mentions
 from kb.model import Node
 from kb.reason import Decision, Knowledge, Step, Value
 
@@ -53,14 +54,6 @@ def _has_field(kg: KnowledgeGraph, field: str) -> bool:
     return field in known
 
 
-def _without_cards(q: Question) -> str:
-    text = q.text
-    for m in sorted(q.mentions, key=lambda m: -m.start):
-        if m.entity.startswith("card/"):
-            text = text[: m.start] + " " + text[m.end :]
-    return text
-
-
 def status_rule(kg: KnowledgeGraph, concept: str, fmt: str) -> str | None:
     """The first passage under the format's Rule/Section about a list status."""
     for node in kg.rules_about(concept_id(concept), fmt):
@@ -86,7 +79,9 @@ def decide_card_limit(kb: Knowledge, q: Question) -> Decision | None:
     if spec is None or spec.banlist is None:
         return None
     asked = _asked_copies(q)
-    folded = fold(_without_cards(q))  # "Cálice Proibido" is a name, not the status
+    folded = fold(
+        without_mentions(q.text, q.mentions, "card/")
+    )  # "Cálice Proibido" is a name, not the status
     if not (
         _COPIES.search(folded)
         or _STATUS.search(folded)
