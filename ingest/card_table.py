@@ -120,6 +120,8 @@ def inferred_facts(record: CardRecord, concepts: set[str]) -> list[Fact]:
         add("instance_of", concept_id(f"{record.card_type}-card"))
         if record.property:
             add("instance_of", concept_id(f"{record.property}-{record.card_type}"))
+        if "trap-monster" in record.monster_classes:  # a Trap that Special Summons itself
+            add("instance_of", concept_id("trap-monster"))
     for eff in record.effect_types:
         add("has_effect_type", concept_id(f"{eff}-effect"))
     if record.special_summon:

@@ -4,14 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from kb.answering import calibration
+from kb.answering.calibration import Calibration
 from kb.answering.question import Question, read_question
-from kb.answering.relevance import Reading, Relevance, card_topics
+from kb.answering.relevance import Reading, Relevance, card_topics, coverage
 from kb.answering.scope import Vocabulary, uncovered_topic
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.ids import fold
 from kb.reason import Decision, Step, Value
-from kb.reason.claims import CLAIM_MIN, ClaimMatch, ClaimReader
+from kb.reason.claims import (
+    CLAIM_MIN,
+    CLASS_PREDICATES,
+    EVERY_MONSTER,
+    ClaimMatch,
+    ClaimReader,
+)
 from kb.reason.registry import enabled
 from kb.reason.statement import (
     Clause,
@@ -30,11 +38,14 @@ MIN_DENSE = 0.82  # cosine of the best hit under which the question is out of sc
 # only: a document without them must still be able to answer). A document with claims speaks
 # through them.
 PASSAGE_OVER_CLAIM = 0.0
+# The share of a question's concepts and content stems a general rule must cover to decide about
+# a particular card it does not name.
+GENERAL_COVERAGE = 0.5
 # Classes nearly every monster has: a claim that says "a monster" is not about this one's class.
-_EVERY_MONSTER = frozenset({"concept/monster-card", "concept/effect-monster"})
 # The facts that put a card in a class a rule may speak of.
 # (A spell speed or a capability is shared by too many cards to single a rule out.)
-_CLASS_PREDICATES = frozenset({"instance_of", "has_effect_type", "summoned_by"})
+_EVERY_MONSTER = EVERY_MONSTER
+_CLASS_PREDICATES = CLASS_PREDICATES
 
 
 def _not_covered(topic_en: str, topic_pt: str) -> Decision:
@@ -65,10 +76,20 @@ class Answerer:
         self.formats = formats if formats is not None else Formats.of_nodes(kg.of_type("Format"))
         self.claims = ClaimReader(kg, index, self.formats)
         self.vocabulary = Vocabulary.of(kg, self.formats)
-        self.relevance = Relevance.of(kg)
+        self.relevance = Relevance.of(kg, self.formats.specs)
+        # Measured confidence per reasoner (None: reasoners' raw values, as bench.calibrate asks).
+        self.calibration: Calibration | None = calibration.load()
         self.reasoners = enabled(kg)
         self.claimed_documents = frozenset(
             n.span.document for n in kg.of_type("Claim") if n.span is not None
+        )
+        # What singles cards out: a card, or a class some card belongs to. A rule concerning none
+        # of these (attacking with a teammate's monster, 0-ATK battles) speaks of every card.
+        self.card_classes = frozenset(
+            f.object
+            for p in _CLASS_PREDICATES
+            for f in kg.with_predicate(p)
+            if f.subject.startswith("card/") and f.object not in _EVERY_MONSTER
         )
 
     def read(self, text: str, fmt: str | None) -> Question:
@@ -93,7 +114,7 @@ class Answerer:
         if decision is None:
             clause = self._clause(q, hits)
             if self._names_database_card(q) and (
-                clause is None or not self._speaks_of_cards(set(clause.hit.entities), q)
+                clause is None or not self._speaks_of_cards(clause, q, reading)
             ):
                 decision = self._card_beyond_rules(q)
             else:
@@ -171,19 +192,18 @@ class Answerer:
         cards = [m.entity for m in q.mentions if m.entity.startswith("card/")]
         ranked = self.claims.rank(q.text, q.mentions, q.format)
         # The best claim must speak to the question; a lower one does not take its place.
-        if ranked and not (
-            self._about_named_cards(ranked[0], cards)
-            and self.relevance.shares_predicate(
-                reading,
-                (
-                    ranked[0].node.label_en or "",
-                    ranked[0].node.label_pt or "",
-                    ranked[0].node.text or "",
-                ),
-                (f.object for f in self.kg.out(ranked[0].node.id, "concerns")),
+        if ranked:
+            top = ranked[0].node
+            texts = (top.label_en or "", top.label_pt or "", top.text or "")
+            concerns = {f.object for f in self.kg.out(top.id, "concerns")}
+            general = self._in_asked_format(ranked[0].format, q.format) and (
+                coverage(reading, texts, concerns) >= GENERAL_COVERAGE
             )
-        ):
-            return None
+            if not (
+                (not cards or self._speaks_of(concerns, cards, general))
+                and self.relevance.shares_predicate(reading, texts, concerns)
+            ):
+                return None
         if not ranked or ranked[0].score < CLAIM_MIN:
             return None
         clause = self._clause(q, hits)
@@ -191,20 +211,27 @@ class Answerer:
             return self._from_statements(q, clause, hits, reading)
         return self.claims.decide_ranked(ranked, q.format, q.yes_no)
 
-    def _about_named_cards(self, claim: ClaimMatch, cards: list[str]) -> bool:
-        """A claim speaks to a question naming cards when it concerns one of them or a class of
-        one of them (a rule about Trap Monsters speaks to a Trap Monster card)."""
-        if not cards:
-            return True
-        concerns = {f.object for f in self.kg.out(claim.node.id, "concerns")}
-        return self._speaks_of(concerns, cards)
-
-    def _speaks_of_cards(self, entities: set[str], q: Question) -> bool:
-        return self._speaks_of(
-            entities, [m.entity for m in q.mentions if m.entity.startswith("card/")]
+    def _speaks_of_cards(self, clause: Clause, q: Question, reading: Reading) -> bool:
+        entities = set(clause.hit.entities)
+        general = self._in_asked_format(clause.hit.format, q.format) and (
+            coverage(reading, (clause.text,), entities) >= GENERAL_COVERAGE
         )
+        cards = [m.entity for m in q.mentions if m.entity.startswith("card/")]
+        return self._speaks_of(entities, cards, general)
 
-    def _speaks_of(self, concerns: set[str], cards: list[str]) -> bool:
+    def _in_asked_format(self, rule_format: str | None, asked: str | None) -> bool:
+        """A rule holds in the format asked about (today's rules when none is named)."""
+        base = self.formats.base
+        return rule_format in {asked or base, base}
+
+    def _speaks_of(self, concerns: set[str], cards: list[str], general: bool) -> bool:
+        """A rule speaks of the named cards when it concerns one of them or a class of one of them
+        (a rule about Trap Monsters speaks to a Trap Monster card). With `general` (the rule holds
+        where the question is asked and covers most of what it asks), a rule that singles out no
+        card and no class of card speaks of every card (attacking with a teammate's monster,
+        0-ATK battles)."""
+        if general and not any(c.startswith("card/") or c in self.card_classes for c in concerns):
+            return True
         for card in cards:
             classes = {
                 f.object
@@ -301,6 +328,14 @@ class Answerer:
             reasoner="statement",
         )
 
+    def _confidence(self, d: Decision) -> float | None:
+        """The probability that the verdict is right, as measured; no verdict, no confidence."""
+        if d.verdict is None or d.confidence is None:
+            return None
+        if self.calibration is None:
+            return d.confidence
+        return self.calibration.confidence(d.reasoner, d.confidence)
+
     def _citable(self, node_id: str) -> str:
         """A card entry of a summon list is cited as its whole list item (the sentence)."""
         node = self.kg.get(node_id)
@@ -343,7 +378,7 @@ class Answerer:
             "format": q.format,
             "verdict": d.verdict,
             "answer": d.summary_pt if q.lang == "pt" else d.summary_en,
-            "confidence": d.confidence,
+            "confidence": self._confidence(d),
             "reasoning": [
                 {
                     "step": s.text_pt if q.lang == "pt" else s.text_en,

@@ -14,8 +14,11 @@ Two general checks, on words only:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
+
+import Stemmer
 
 from kb.card_names import GAME_WORDS
 from kb.formats import FormatSpec
@@ -50,6 +53,38 @@ _CHAT = frozenset(
         "rulings regra regras pergunta duvida dúvida"
     ).split()
 )
+# Modal and auxiliary verbs and pronouns: every rule text uses them, so they neither make a
+# question a ruling question nor show that a statement speaks to it.
+_FUNCTION = frozenset(
+    fold(w)
+    for w in (  # noqa: SIM905 (a word list reads better as text)
+        "pode podem posso podemos poderia poderiam poder consigo consegue conseguem conseguir "
+        "deve devem devo deveria deveriam precisa precisam é são está estão há tem têm "
+        "eu tu nós vocês ele ela isso aquilo aquele aquela lhe me te nos "
+        "i me we us you he she him her they them may might must shall has have had having "
+        "am been being there here what which who whom whose why how"
+    ).split()
+)
+_SHORT_STEM = 4  # a stem shorter than this matches too many unrelated words ("casa" ~ "caso")
+# A word sharing this many first letters with a rule word is an inflection of it when the stemmer
+# cuts both shorter ("geraria" ~ "gerar", "reviving" ~ "revive").
+_PREFIX = 5
+# How players ask what rule texts phrase otherwise: the rule word each stands for.
+_ASKED_AS = {
+    fold(k): v
+    for k, v in {
+        "usable": "use",
+        "useable": "use",
+        "activatable": "activate",
+        "playable": "play",
+        "chainable": "chain",
+        "negatable": "negate",
+        "summonable": "summon",
+        "min": "minutos",
+        "mins": "minutos",
+        "seg": "segundos",
+    }.items()
+}
 
 
 @dataclass(frozen=True)
@@ -70,54 +105,131 @@ class Reading:
 class Relevance:
     """The KB's rule vocabulary (stems), and the two checks over it."""
 
-    def __init__(self, stems: frozenset[str]) -> None:
+    def __init__(
+        self,
+        stems: frozenset[str],
+        words: frozenset[str] = frozenset(),
+        scope_concepts: frozenset[str] = frozenset(),
+    ) -> None:
         self.stems = stems
+        self.words = words
+        self.prefixes = frozenset(w[:_PREFIX] for w in words if len(w) >= _PREFIX)
+        # Short stems with the opening letters of the rule words that have them: "geraria" is
+        # "gera" (stem "ger", same opening), "casa" is not "caso" (stem "cas", other opening).
+        self.openings: dict[str, set[str]] = {}
+        for w in words:
+            for stem in analyse(w):
+                if len(stem) < _SHORT_STEM:
+                    self.openings.setdefault(stem, set()).add(w[:_SHORT_STEM])
+        # English stems of the rule words: English questions inflect them ("reviving", "usable").
+        self.en_stems = frozenset(_english().stemWords(sorted(words)))
+        # Concepts that name a format (Tag Duel): they say where a question is asked, not what.
+        self.scope_concepts = scope_concepts
 
     @classmethod
-    def of(cls, kg: KnowledgeGraph) -> Relevance:
-        return cls(rule_stems(kg))
+    def of(cls, kg: KnowledgeGraph, formats: Iterable[FormatSpec] = ()) -> Relevance:
+        return cls(rule_stems(kg), rule_words(kg), format_concepts(kg, formats))
+
+    def known(self, word: str) -> bool:
+        """A rule text uses the word: as written, in the singular, or by a stem long enough not
+        to match unrelated words."""
+        word = _ASKED_AS.get(word, word)
+        if word in GAME_WORDS or word in self.words or word.rstrip("s") in self.words:
+            return True
+        if len(word) > _PREFIX and word[:_PREFIX] in self.prefixes:
+            return True
+        for stem in analyse(word):
+            if len(stem) >= _SHORT_STEM and stem in self.stems:
+                return True
+            if word[:_SHORT_STEM] in self.openings.get(stem, ()):
+                return True
+        en = _english().stemWord(word)
+        return len(en) >= _SHORT_STEM and en in self.en_stems
 
     def read(self, text: str, mentions: list[Mention]) -> Reading:
         outside = without_mentions(text, mentions)
-        all_words = _content(_WORD.findall(fold(text)))
         content = _content(_WORD.findall(fold(outside)))
-        off = tuple(
-            w for w in content if not (set(analyse(w)) & self.stems) and w not in GAME_WORDS
+        off = tuple(w for w in content if not self.known(w))
+        stems = frozenset(s for w in content for s in analyse(_ASKED_AS.get(w, w)))
+        concepts = frozenset(
+            m.entity
+            for m in mentions
+            if not m.entity.startswith("card/") and m.entity not in self.scope_concepts
         )
-        stems = frozenset(s for w in content for s in analyse(w))
-        concepts = frozenset(m.entity for m in mentions if not m.entity.startswith("card/"))
-        share = len(off) / max(len(all_words), 1)
+        # A name counts once, however many words it has: a long card name does not hide the
+        # words around it.
+        named = len({m.entity for m in mentions})
+        share = len(off) / max(len(content) + named, 1)
         return Reading(tuple(content), off, round(share, 3), stems, concepts)
 
     @staticmethod
     def shares_predicate(reading: Reading, texts: Iterable[str], entities: Iterable[str]) -> bool:
-        """A statement speaks to the question: it names a concept the question names, or shares
-        a content stem with it."""
+        """A statement speaks to the question: it names a concept the question names (other than
+        its format), or shares a content stem with it."""
         if reading.concepts & set(entities):
             return True
         stems = {s for t in texts if t for s in analyse(t)}
         return bool(reading.stems & stems)
 
 
-def rule_stems(kg: KnowledgeGraph) -> frozenset[str]:
-    """Stems of every rule text: passages, claim statements, concept and format names and
-    definitions (card names are names, not rule words)."""
-    stems: set[str] = set()
+def coverage(reading: Reading, texts: Iterable[str], entities: Iterable[str]) -> float:
+    """The share of what the question asks (its concepts and content stems) a statement speaks
+    of: a general rule answers a question about a particular card only when it covers most of it."""
+    asked = set(reading.concepts) | set(reading.stems)
+    if not asked:
+        return 0.0
+    said = set(entities) | {s for t in texts if t for s in analyse(t)}
+    return len(asked & said) / len(asked)
+
+
+def _rule_texts(kg: KnowledgeGraph) -> Iterator[str]:
+    """Every rule text: passages, claim statements, concept and format names and definitions
+    (card names are names, not rule words)."""
     for n in kg.nodes:
         if n.type == "Card":
             continue
         parts = [n.text, n.label_en, n.label_pt, *n.props.get("aliases", [])]
         parts += [n.props.get("definition_en"), n.props.get("definition_pt")]
-        for part in parts:
-            if part:
-                stems.update(analyse(part))
+        yield from (part for part in parts if part)
+
+
+def rule_stems(kg: KnowledgeGraph) -> frozenset[str]:
+    """The stems of every rule text and of the game's own words."""
+    stems: set[str] = set()
+    for part in _rule_texts(kg):
+        stems.update(analyse(part))
     for word in GAME_WORDS | _CHAT:
         stems.update(analyse(word))
     return frozenset(stems)
 
 
+def rule_words(kg: KnowledgeGraph) -> frozenset[str]:
+    """Every folded word of the rule texts and the game's own words."""
+    words: set[str] = set()
+    for part in _rule_texts(kg):
+        words.update(_WORD.findall(fold(part)))
+    return frozenset(words | GAME_WORDS | _CHAT)
+
+
+def format_concepts(kg: KnowledgeGraph, formats: Iterable[FormatSpec]) -> frozenset[str]:
+    """The concepts whose name is a format's label or alias (concept/tag-duel for Tag Duel)."""
+    names = {
+        fold(name) for spec in formats for name in (spec.label_en, spec.label_pt, *spec.aliases)
+    }
+    return frozenset(
+        n.id
+        for n in kg.of_type("Concept")
+        if {fold(x) for x in (n.label_en, n.label_pt, *n.props.get("aliases", [])) if x} & names
+    )
+
+
+@lru_cache(maxsize=1)
+def _english() -> Stemmer.Stemmer:
+    return Stemmer.Stemmer("english")
+
+
 def _content(words: list[str]) -> list[str]:
-    return [w for w in words if w not in STOP_WORDS and w not in _CHAT]
+    return [w for w in words if w not in STOP_WORDS and w not in _CHAT and w not in _FUNCTION]
 
 
 def card_topics(

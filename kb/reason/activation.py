@@ -67,6 +67,13 @@ def negation_scopes(kg: KnowledgeGraph, card: str) -> dict[str, Fact | None]:
     return out
 
 
+def _negates_summon(rest: str) -> bool:
+    """What follows the negation verb is a Summon ("negate the Special Summon of X"), not an
+    effect ("negate X's effect that Special Summons"): the summon reasoner's question."""
+    summon, effect = _SUMMON.search(rest), _EFFECT.search(rest)
+    return summon is not None and (effect is None or summon.start() < effect.start())
+
+
 def _kind_fact(kg: KnowledgeGraph, card: str, kind: str) -> Fact | None:
     cls = concept_id(f"{kind}-card")
     return best([f for f in kg.out(card, "instance_of") if f.object == cls])
@@ -74,7 +81,8 @@ def _kind_fact(kg: KnowledgeGraph, card: str, kind: str) -> Fact | None:
 
 def decide_negation(kb: Knowledge, q: Question) -> Decision | None:
     asked = fold(without_mentions(q.text, q.mentions, "card/"))
-    if not _NEGATE.search(asked) or _SUMMON.search(asked) or _DAMAGE.search(q.folded):
+    verb = _NEGATE.search(asked)
+    if verb is None or _DAMAGE.search(q.folded) or _negates_summon(asked[verb.end() :]):
         return None  # a Summon, or the Damage Step: other reasoners' questions
     cards: list[Node] = []
     for m in q.mentions:

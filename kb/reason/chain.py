@@ -27,7 +27,8 @@ _CHAIN = re.compile(r"\b(chain\w*|corrente|encadea\w*|acorrent\w*|respond\w*|res
 _TARGET_MARK = {
     "en": re.compile(r"(?:\bto|\bagainst|\bon|\bin response to)(?:\s+an?|\s+the)?\s*$"),
     "pt": re.compile(
-        r"(?:\ba|\bao|\bà|\bcontra|\bem resposta (?:a|ao)|\bem corrente (?:a|ao|com))"
+        r"(?:\ba|\bao|\bà|\bcontra|\bnuma?|\bem uma?|\bsobre|\bem resposta (?:a|ao)"
+        r"|\bem corrente (?:a|ao|com))"
         r"(?:\s+uma?|\s+o|\s+a)?\s*$"
     ),
 }
@@ -51,34 +52,10 @@ def chain_decision(
         return None  # "… if it creates a loop?", "… before they respond?": more than spell speed
     if _LINK_NUMBER.search(asked):
         return None  # "is X Chain Link 1?": the order of a chain, not whether X may respond
-    typed = [
-        m
-        for m in mentions
-        if spell_speed(kg, m.entity) is not None and not m.entity.endswith("/chain")
-    ]
-    seen: set[str] = set()
-    unique = [m for m in typed if not (m.entity in seen or seen.add(m.entity))]  # type: ignore[func-returns-value]
-    if len(unique) < 2:
+    pair = chain_pair(kg, question, mentions, lang)
+    if pair is None:
         return None
-    # "chain X (to …)": X responds; else the entity after "to / em resposta a" is responded to.
-    verbs = [v.end() for v in _CHAIN_VERB.finditer(question)]
-    responder_i = next(
-        (i for i, m in enumerate(unique) if any(0 <= m.start - v <= 12 for v in verbs)), None
-    )
-    target_i = next(
-        (
-            i
-            for i, m in enumerate(unique)
-            if i != responder_i
-            and (
-                responder_i is not None
-                or _TARGET_MARK[lang].search(fold(question[: m.start]).rstrip(' "“'))
-            )
-        ),
-        1,
-    )
-    target = unique[target_i]
-    responder = next(m for i, m in enumerate(unique) if i != target_i)
+    responder, target = pair
     r_speed, r_fact = spell_speed(kg, responder.entity)  # type: ignore[misc]
     t_speed, t_fact = spell_speed(kg, target.entity)  # type: ignore[misc]
     r_cls, t_cls = concept_id(f"spell-speed-{r_speed}"), concept_id(f"spell-speed-{t_speed}")
@@ -120,6 +97,84 @@ def chain_decision(
         [s.source for s in steps if s.source],
         "chain-spell-speed",
     )
+
+
+def chain_pair(
+    kg: KnowledgeGraph, question: str, mentions: list[Mention], lang: str
+) -> tuple[Mention, Mention] | None:
+    """(responder, responded-to) of "can X be chained to Y": two mentions with known spell speeds.
+
+    The asking sentence decides first: the entity right after the chain verb responds, the one
+    after "to / a / numa / em resposta a" is responded to. A question that sets up a chain
+    before asking ("A is Chain Link 1 and B chains. Can I chain C?") responds to the last link it
+    described. A speed named right after a card ("X's Spell Speed 1 effect", "o efeito rápido
+    do X") describes that card, not a second one.
+    """
+    typed = _merged(
+        [
+            m
+            for m in mentions
+            if spell_speed(kg, m.entity) is not None and not m.entity.endswith("/chain")
+        ],
+        question,
+    )
+    seen: set[str] = set()
+    unique = [m for m in typed if not (m.entity in seen or seen.add(m.entity))]  # type: ignore[func-returns-value]
+    if len(unique) < 2:
+        return None
+    asked_at = len(question) - len(last_sentence(question))
+    verbs = [v.end() for v in _CHAIN_VERB.finditer(question)]
+
+    def after_verb(m: Mention) -> bool:
+        return any(0 <= m.start - v <= 12 for v in verbs)
+
+    def after_mark(m: Mention) -> bool:
+        return bool(_TARGET_MARK[lang].search(fold(question[: m.start]).rstrip(' "“')))
+
+    asked = [m for m in unique if m.start >= asked_at]
+    before = [m for m in unique if m.start < asked_at]
+    responder = next((m for m in asked if after_verb(m)), None) or next(
+        (m for m in unique if after_verb(m)), None
+    )
+    others = [m for m in unique if m is not responder]
+    target = (
+        next((m for m in others if m.start >= asked_at and after_mark(m)), None)
+        or (before[-1] if responder in asked and before and len(asked) == 1 else None)
+        or next((m for m in others if after_mark(m)), None)
+    )
+    if responder is None and target is None:
+        return unique[0], unique[1]  # no verb, no mark: the first named responds
+    if target is None:
+        target = others[0]
+    if responder is None:
+        responder = next(m for m in unique if m is not target)
+    return responder, target
+
+
+# A card's possessive or "do/da" before a speed concept: "X's Spell Speed 1 effect", "efeito
+# rápido do X" — the concept describes the card next to it.
+_OF_CARD = re.compile(r"\s*(?:'s?|’s?)\s*")
+
+
+def _merged(typed: list[Mention], question: str) -> list[Mention]:
+    """Drop a spell-speed concept that describes the card mentioned next to it."""
+    kept: list[Mention] = []
+    for i, m in enumerate(typed):
+        if m.entity.startswith("concept/"):
+            prev = typed[i - 1] if i > 0 else None
+            nxt = typed[i + 1] if i + 1 < len(typed) else None
+            if (
+                prev is not None
+                and prev.entity.startswith("card/")
+                and _OF_CARD.fullmatch(fold(question[prev.end : m.start]))
+            ) or (
+                nxt is not None
+                and nxt.entity.startswith("card/")
+                and re.fullmatch(r"\s*(?:do|da|de|of)\s*", fold(question[m.end : nxt.start]))
+            ):
+                continue
+        kept.append(m)
+    return kept
 
 
 _LINK_NUMBER = re.compile(r"\b(chain link|elo)\s*\d")

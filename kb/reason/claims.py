@@ -38,6 +38,12 @@ SAME_TOPIC = 0.94  # two claims of different formats disagree only if they say a
 FORMAT_MARGIN = 0.15  # a claim of another format this close to the best one competes with it
 GENERAL_PENALTY = 0.02  # a general claim yields to one of the format asked about
 CARD_BONUS = 0.06  # a claim about the very card the question names
+CLASS_BONUS = (
+    0.04  # a claim about a class a named card belongs to (its Trigger effect, Trap Monster)
+)
+# The facts that put a card in a class, and the classes nearly every monster has (no signal).
+CLASS_PREDICATES = frozenset({"instance_of", "has_effect_type", "summoned_by"})
+EVERY_MONSTER = frozenset({"concept/monster-card", "concept/effect-monster"})
 
 
 # Card classes a question can single out; a claim decides only if it names the class too.
@@ -217,7 +223,7 @@ class ClaimReader:
             self._steps(m),
             f"{'Yes' if yes else 'No'} ({en_fmt}). The rules state: “{sentence}”",
             f"{'Sim' if yes else 'Não'} ({pt_fmt}). Segundo as regras: “{sentence}”",
-            round(min(0.9, max(0.5, m.score - 0.05)), 2),
+            round(m.score, 3),  # the alignment; bench.calibrate turns it into a probability
             [m.node.id, m.source],
             "claim",
         )

@@ -45,9 +45,61 @@ def summon_decision(
         if targets:
             return _negation(kg, negators[0], targets[0], lang)
     asked = main_clause(question)  # "I summon X and no chain starts. Can I …?" asks something else
-    if _CHAIN.search(asked) and _STARTS.search(asked) and summoned and len(summoned) == 1:
-        return _chain(kg, summoned[0], lang)
+    if _CHAIN.search(asked) and _STARTS.search(asked):
+        if summoned and len(summoned) == 1:
+            return _chain(kg, summoned[0], lang)
+        summoners = [e for e in entities if e.startswith("card/") and _activated(kg, e)]
+        if not summoned and len(summoners) == 1 and _EFFECT_SUMMONS.search(q):
+            return _summoner_chain(kg, summoners[0], lang)
     return None
+
+
+_ACTIVATED = tuple(concept_id(f"{t}-effect") for t in ("trigger", "ignition", "quick", "flip"))
+# "uses its effect to Special Summon", "o efeito pra invocar", "effect that Special Summons".
+_EFFECT_SUMMONS = re.compile(r"\b(efeito|effect)\b.{0,40}\b(invoca\w*|invoc\w*|summon\w*)\b")
+
+
+def _activated(kg: KnowledgeGraph, card: str):  # type: ignore[no-untyped-def]
+    """The card's activated effect type (Trigger, Ignition, Quick, Flip), as a fact."""
+    return best([f for f in kg.out(card, "has_effect_type") if f.object in _ACTIVATED])
+
+
+def _summoner_chain(kg: KnowledgeGraph, card: str, lang: str) -> Decision | None:
+    """A card's activated effect Special Summons: a Special Summon by an effect is non-inherent,
+    and non-inherent Special Summons start a Chain (the effect that summons is activated)."""
+    effect = _activated(kg, card)
+    fact = best(kg.out(NON_INHERENT, "starts_chain") + kg.out(NON_INHERENT, "does_not_start_chain"))
+    if effect is None or fact is None:
+        return None
+    starts = fact.predicate == "starts_chain"
+    eff_en, eff_pt = label(kg, effect.object, "en"), label(kg, effect.object, "pt")
+    steps = [
+        Step(
+            f"{label(kg, card, 'en')} Special Summons by its {eff_en}, an activated effect.",
+            f"{label(kg, card, 'pt')} invoca por seu {eff_pt}, um efeito ativado.",
+            effect.source,
+            provenance(effect),
+        ),
+        Step(
+            f"A Special Summon by an effect is non-inherent; non-inherent Special Summons "
+            f"{'always start' if starts else 'do not start'} a Chain.",
+            f"Uma Invocação-Especial por efeito é não-inerente; Invocações-Especiais não-inerentes "
+            f"{'sempre geram' if starts else 'não geram'} Corrente.",
+            fact.source,
+        ),
+    ]
+    name = label(kg, card, lang)
+    en = f"{'Yes' if starts else 'No'}. The effect of {name} that Special Summons {'starts' if starts else 'does not start'} a Chain."
+    pt = f"{'Sim' if starts else 'Não'}. O efeito de {name} que invoca {'gera' if starts else 'não gera'} Corrente."
+    return Decision(
+        "yes" if starts else "no",
+        steps,
+        en,
+        pt,
+        0.9,
+        [s.source for s in steps if s.source],
+        "summon-chain",
+    )
 
 
 def _negation(kg: KnowledgeGraph, negator: str, target: str, lang: str) -> Decision:
