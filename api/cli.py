@@ -422,7 +422,9 @@ def render(
     ] = None,
     template: Annotated[
         str | None,
-        typer.Option(help="With --links wiki: a card's wiki page name, e.g. 'Card Rulings:{name_en}'"),
+        typer.Option(
+            help="With --links wiki: a card's wiki page name, e.g. 'Card Rulings:{name_en}'"
+        ),
     ] = None,
     rule_template: Annotated[
         str | None,

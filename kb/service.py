@@ -22,9 +22,9 @@ from kb.link import Entry, Linker
 from kb.linked_data.rdf import iri, namespaces, serialize, to_rdf, vocabulary
 from kb.linked_data.sparql import describe
 from kb.model import RETRIEVABLE_TYPES, Node
+from kb.presentation.links import link_style
 from kb.presentation.markup import MARKUPS, write
 from kb.presentation.quiz import MAX_SEED, QuestionBank, build_bank
-from kb.presentation.links import link_style
 from kb.presentation.render import PageBuilder
 from kb.reason.registry import status
 from kb.search.embedding import Embedder

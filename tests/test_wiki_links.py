@@ -90,7 +90,9 @@ def ref_tags_wtp(text: str) -> list[tuple[str, str | None]]:
     for tag in wikitextparser.parse(text).get_tags("ref"):
         name = tag.get_attr("name")
         assert name is not None
-        out.append((name, None if tag.contents is None or tag.string.endswith("/>") else tag.contents))
+        out.append(
+            (name, None if tag.contents is None or tag.string.endswith("/>") else tag.contents)
+        )
     return out
 
 
@@ -180,7 +182,11 @@ def test_wiki_link_defaults_and_json(lite_service: RulingsService) -> None:
     [
         ({"name_en": "Nekogal #1"}, "{name_en}", "Nekogal 1"),
         ({"name_en": "a [b] {c} | d"}, "Cards:{name_en}", "Cards:a b c d"),
-        ({"title": "Regra #5 — X", "document": "edison"}, "{document}/{title}", "edison/Regra 5 — X"),
+        (
+            {"title": "Regra #5 — X", "document": "edison"},
+            "{document}/{title}",
+            "edison/Regra 5 — X",
+        ),
         ({"number": "", "document": "tag"}, "Regras:{document}/{number}", "Regras:tag"),
         ({"number": ""}, "{number}", "the-id"),
     ],
@@ -235,7 +241,9 @@ def test_unknown_field_error_lists_the_fields() -> None:
         ({"links": "iri", "rule_template": "{title}"}, "rule_template"),
     ],
 )
-def test_link_parameters_are_checked(client: TestClient, params: dict[str, str], field: str) -> None:
+def test_link_parameters_are_checked(
+    client: TestClient, params: dict[str, str], field: str
+) -> None:
     r = client.get("/rules/edison/rule-10", params=params)
     assert r.status_code == 422 and r.json()["error"].startswith(f"{field}: ")
 

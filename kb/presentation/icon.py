@@ -112,7 +112,9 @@ def png(size: int) -> bytes:
     """The icon as an RGBA PNG of `size`×`size` px."""
 
     def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        return (
+            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        )
 
     raw = b"".join(
         b"\x00" + bytes(channel for pixel in row for channel in pixel) for row in pixels(size)

@@ -162,7 +162,9 @@ def link_style(
     allowed = MARKUP_LINKS.get(markup, LINK_STYLES)
     style = links or allowed[0]
     if style not in LINK_STYLES:
-        raise InvalidQuery("links", f"unknown link style {style!r}; use one of {', '.join(LINK_STYLES)}")
+        raise InvalidQuery(
+            "links", f"unknown link style {style!r}; use one of {', '.join(LINK_STYLES)}"
+        )
     if style not in allowed:
         raise InvalidQuery(
             "links", f"{markup} is written with links={' or links='.join(allowed)}, not {style!r}"

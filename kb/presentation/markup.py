@@ -159,8 +159,7 @@ def md_source(r: Reference) -> str:
     elif r.section:
         where.append(md_escape(r.section))
     return (
-        f"{' › '.join(where)}. <{r.permalink}> "
-        f"<sub>{md_escape(r.document)} {r.start}–{r.end}</sub>"
+        f"{' › '.join(where)}. <{r.permalink}> <sub>{md_escape(r.document)} {r.start}–{r.end}</sub>"
     )
 
 
@@ -220,7 +219,7 @@ _CSS = (
     "ul,ol{padding-left:1.4em}li{margin:.2em 0}"
     ".badge{background:#234;color:#fff;padding:0 .4em;border-radius:3px;font-size:.85em}"
     ".meta{color:#555}.label{font-style:italic;color:#555}"
-    ".iri{font-family:ui-monospace,monospace;font-size:.85em;word-break:break-all}"
+    ".iri{font-family:ui-monospace,monospace;font-size:.85em}"
     ".table{max-width:100%;overflow-x:auto}table{border-collapse:collapse}"
     "td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left;vertical-align:top}"
     "sup a{text-decoration:none}.refs{font-size:.9em}.refs q{color:#444}"

@@ -14,6 +14,7 @@ from kb.errors import InvalidQuery
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.model import Node
+from kb.presentation.infobox import card_facts
 from kb.presentation.links import LinkStyle, ref_name
 from kb.presentation.page import Badge, Item, Link, Page, Part, Reference
 
@@ -130,7 +131,11 @@ class PageBuilder:
         here = self.links.page_href(node.id, node.type == "Card").removesuffix("?as=html")
         alternates = tuple(
             Link(label, f"{here}?as={markup}")
-            for markup, label in (("wikitext", "wikitext"), ("markdown", "Markdown"), ("json", "JSON"))
+            for markup, label in (
+                ("wikitext", "wikitext"),
+                ("markdown", "Markdown"),
+                ("json", "JSON"),
+            )
         )
         return "/", "/favicon.svg", alternates
 
@@ -388,29 +393,3 @@ def _doc_position(node: Node) -> tuple[int, str]:
 def display_text(text: str) -> str:
     """Source text for display: one line, without a leading bullet glyph."""
     return _BULLET.sub("", " ".join(text.split()))
-
-
-_CARD_FIELDS: tuple[tuple[str, str], ...] = (
-    ("card_type", "Tipo de card"),
-    ("property", "Propriedade"),
-    ("monster_types", "Tipos de monstro"),
-    ("attribute", "Atributo"),
-    ("race", "Tipo"),
-    ("level", "Nível"),
-    ("special_summon", "Invocação-Especial"),
-    ("effect_types", "Efeitos"),
-    ("negates", "Nega"),
-    ("aliases", "Outros nomes"),
-)
-
-
-def card_facts(card: Node) -> tuple[tuple[str, str], ...]:
-    """The card's infobox rows: names, then the curated card data that is present."""
-    rows = [("Nome (pt)", card.label_pt or "—"), ("Nome (en)", card.label_en or "—")]
-    for key, label in _CARD_FIELDS:
-        value = card.props.get(key)
-        if value in (None, "", []):
-            continue
-        text = ", ".join(str(v) for v in value) if isinstance(value, list) else str(value)
-        rows.append((label, text))
-    return tuple(rows)
