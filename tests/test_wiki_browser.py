@@ -7,6 +7,7 @@ which holds every rule page and the curated cards the documents name.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -163,3 +164,26 @@ def test_favicon_loads(server: str, page: Any) -> None:
             assert width > 0 and height > 0, href
     width, _ = page.evaluate(ICON_SIZE, server + "/favicon.ico")  # the ICO decodes too
     assert width in (16, 32)
+
+
+def test_an_editor_pastes_two_pages_into_one_article(server: str, page: Any) -> None:
+    """Each page's "wikitext" link gives its source; pasted together, the references merge."""
+    import mwparserfromhell
+
+    sources = []
+    for path in (RULE, "/cards/mirror-wall?as=html"):
+        page.goto(server + path)
+        with page.expect_response(lambda r: "as=wikitext" in r.url) as response:
+            page.click("nav.formats a:text('wikitext')")
+        sources.append(response.value.text())
+    contents: dict[str, set[str]] = {}
+    for tag in mwparserfromhell.parse("\n".join(sources)).filter_tags(
+        matches=lambda node: node.tag == "ref"
+    ):
+        name = str(tag.get("name").value)
+        if not tag.self_closing:
+            contents.setdefault(name, set()).add(str(tag.contents))
+    assert all(len(c) == 1 for c in contents.values())  # a shared name means the same reference
+    shared = "ygo-edison-rule-10-example-01-"  # Mirror Wall's example: cited by both pages
+    assert sum(name.startswith(shared) for name in contents) == 1
+    assert all(re.search(rf'<ref name="{shared}[0-9a-f]{{6}}">', s) for s in sources)
