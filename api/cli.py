@@ -413,12 +413,30 @@ def serve(
 def render(
     node_id: Annotated[str, typer.Argument(help="A rule, section or card id (see `ids`)")],
     as_: Annotated[str, typer.Option("--as", help="wikitext, markdown, html or json")] = "wikitext",
+    links: Annotated[
+        str | None,
+        typer.Option(
+            help="iri (public pages; default of wikitext, markdown, json), local (this server's "
+            "pages; default of html) or wiki ([[…]] links through the templates)"
+        ),
+    ] = None,
+    template: Annotated[
+        str | None,
+        typer.Option(
+            help="With --links wiki: a card's wiki page name, e.g. 'Card Rulings:{name_en}'"
+        ),
+    ] = None,
+    rule_template: Annotated[
+        str | None,
+        typer.Option(help="With --links wiki: a rule's wiki page name, e.g. 'Regras:{title}'"),
+    ] = None,
     data: DataOpt = None,
     corpus: CorpusOpt = None,
 ) -> None:
     """A wiki page of a rule, section or card (GET /rules/{id}, GET /cards/{id})."""
     s = settings(data, corpus)
-    sys.stdout.write(guarded(lambda: service(s).render(node_id, as_)))
+    text = guarded(lambda: service(s).render(node_id, as_, links, template, rule_template))
+    sys.stdout.write(text)
 
 
 @app.command()

@@ -336,7 +336,8 @@ class QuizCheck(Closed):
 
 class PageLink(Closed):
     text: str
-    href: str
+    href: str = Field(description="A URL, or with `wiki` the wiki's page name.")
+    wiki: bool = Field(description="A [[wikilink]] (links=wiki).")
 
 
 class PageItem(Closed):
@@ -361,11 +362,16 @@ class Badge(Closed):
 
 class PageReference(Closed):
     id: str
+    name: str = Field(description="Its <ref name>: the same for the node on every page.")
     document: str = Field(description=DOC)
+    document_title: str
+    section: str = Field(description="The heading path above the cited text.")
+    section_link: PageLink | None = Field(description="The page of its rule or section.")
     start: int = Field(ge=0, description=OFFSET)
     end: int = Field(ge=0, description=OFFSET + " Exclusive.")
     text: str = Field(description="The exact slice of the document.")
     permalink: str
+    href: str = Field(description="Where it opens (links=local: the app's document view).")
 
 
 class WikiPage(Closed):
@@ -383,6 +389,9 @@ class WikiPage(Closed):
     facts: list[tuple[str, str]] = Field(description="(label, value) rows of a card's data.")
     parts: list[PagePart]
     references: list[PageReference]
+    home: str = Field(description="The app: / where the page is served, else the public base.")
+    icon: str | None = Field(description="The favicon's address where the page is served.")
+    alternates: list[PageLink] = Field(description="The page in the other markups (served).")
 
 
 # --- the web page's views -----------------------------------------------------------------------

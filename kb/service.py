@@ -22,6 +22,7 @@ from kb.link import Entry, Linker
 from kb.linked_data.rdf import iri, namespaces, serialize, to_rdf, vocabulary
 from kb.linked_data.sparql import describe
 from kb.model import RETRIEVABLE_TYPES, Node
+from kb.presentation.links import link_style
 from kb.presentation.markup import MARKUPS, write
 from kb.presentation.quiz import MAX_SEED, QuestionBank, build_bank
 from kb.presentation.render import PageBuilder
@@ -248,13 +249,25 @@ class RulingsService:
         return serialize(vocabulary(self.settings.base_iri), fmt)
 
     # --- wiki pages --------------------------------------------------------------------------
-    def render(self, node_id: str, as_: str = "wikitext") -> str:
-        """A Rule, Section, Document or Card page as wikitext, markdown, html or json."""
+    def render(
+        self,
+        node_id: str,
+        as_: str = "wikitext",
+        links: str | None = None,
+        template: str | None = None,
+        rule_template: str | None = None,
+    ) -> str:
+        """A Rule, Section, Document or Card page as wikitext, markdown, html or json.
+
+        `links` (kb.presentation.links): `iri` (the public pages; wikitext, markdown, json),
+        `local` (this server's pages; html's default) or `wiki` (`[[…]]` through the page-name
+        templates `template` for cards and `rule_template` for rules, sections, documents)."""
         if as_ not in MARKUPS:
             raise InvalidQuery("as", f"unknown markup {as_!r}; use one of {', '.join(MARKUPS)}")
+        style = link_style(as_, self.settings.base_iri, links, template, rule_template)
         node = self.resolve(node_id)
         builder = PageBuilder(
-            self.kg, self.artifact.documents, self.doc_formats, self.settings.base_iri
+            self.kg, self.artifact.documents, self.doc_formats, self.settings.base_iri, style
         )
         return write(builder.page(node), as_)
 

@@ -244,6 +244,12 @@ TEXT_CASES: list[tuple[str, list[str], str, dict[str, Any]]] = [
     ("render", ["render", "edison/rule-08"], "/rules/edison/rule-08", {}),
     ("render", ["render", "card/jinzo", "--as", "markdown"], "/cards/jinzo", {"as": "markdown"}),
     (
+        "render",
+        ["render", "edison/rule-10", "--links", "wiki", "--template", "Card Rulings:{name_en}"],
+        "/rules/edison/rule-10",
+        {"links": "wiki", "template": "Card Rulings:{name_en}"},
+    ),
+    (
         "lflist",
         ["banlist", "--format", "edison", "--as", "lflist"],
         "/banlist",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from html import escape
 from pathlib import Path
 
 import pytest
@@ -15,12 +16,13 @@ from api.cli import app as cli_app
 from kb.errors import InvalidQuery, NotFound
 from kb.graph import KnowledgeGraph
 from kb.model import Fact, Node, Span
+from kb.presentation.icon import favicon_data_uri
 from kb.presentation.markup import md_escape, to_html, to_markdown, to_wikitext, wiki_escape, write
 from kb.presentation.render import PageBuilder
 from kb.service import RulingsService
 
 _NOWIKI = re.compile(r"<nowiki>.*?</nowiki>")
-_REF = re.compile(r'<ref name="r\d+">.*?</ref>')
+_REF = re.compile(r'<ref name="[^"]+">.*?</ref>')
 
 
 def without_nowiki(text: str) -> str:
@@ -31,7 +33,7 @@ def assert_balanced_wikitext(text: str) -> None:
     """Refs, nowiki, links and tables open and close; headings and table rows are well formed."""
     assert text.count("<nowiki>") == text.count("</nowiki>")
     bare = without_nowiki(text)
-    opening = len(re.findall(r'<ref name="r\d+">', bare))
+    opening = len(re.findall(r'<ref name="[^"]+">', bare))
     assert opening == bare.count("</ref>")
     assert opening + bare.count(" />") >= bare.count("<ref ")
     assert bare.count("{|") == bare.count("|}")
@@ -76,7 +78,7 @@ def test_every_page_renders_in_every_markup(service: RulingsService, kg: Knowled
         assert_balanced_wikitext(service.render(node.id, "wikitext"))
         assert service.render(node.id, "markdown").startswith("# ")
         html = service.render(node.id, "html")
-        assert html.count("<li") == html.count("</li>") and "<script" not in html
+        assert len(re.findall(r"<li[ >]", html)) == html.count("</li>") and "<script" not in html
 
 
 def test_readme_example_is_real(service: RulingsService) -> None:
@@ -100,13 +102,13 @@ def test_rule_page_has_examples_steps_and_related_cards(service: RulingsService)
 
 def test_markdown_of_a_tag_section(service: RulingsService) -> None:
     text = service.render("tag/turn-procedure", "markdown")
-    assert text.startswith("# Procedimentos do Turno[^1]")
+    assert text.startswith("# Procedimentos do Turno[^ygo-tag-turn-procedure-")
     assert "`Tag Duel`" in text
     assert "### Passos\n\n1. Equipe 1 Duelista 1A[^" in text
     assert "5. Equipe 1 Duelista 1A[^" in text
     assert "- \\*Prossiga até que uma das equipes vença" in text  # a leading * stays literal
-    used = set(re.findall(r"\[\^(\d+)\](?!:)", text))
-    defined = set(re.findall(r"^\[\^(\d+)\]:", text, re.M))
+    used = set(re.findall(r"\[\^([\w-]+)\](?!:)", text))
+    defined = set(re.findall(r"^\[\^([\w-]+)\]:", text, re.M))
     assert used == defined and len(defined) >= 10
 
 
@@ -205,7 +207,11 @@ def test_html_escapes_injected_markup(tiny: PageBuilder) -> None:
     html = to_html(tiny.page(tiny.kg.node("doc/rule-01")))
     assert "<script" not in html and "&lt;script&gt;" in html
     assert "<i>um</i>" not in html and "<b>Bad" not in html
-    assert "src=" not in html and "<link" not in html  # self-contained: no external resources
+    # self-contained: no scripts, nothing loaded but an inline icon
+    assert "src=" not in html
+    assert re.findall(r"<link [^>]*>", html) == [
+        f'<link rel="icon" href="{escape(favicon_data_uri())}" type="image/svg+xml">'
+    ]
     assert html.startswith("<!DOCTYPE html>") and html.rstrip().endswith("</html>")
     card = to_html(tiny.page(tiny.kg.node("card/bad")))
     assert "&lt;b&gt;Bad|Card&lt;/b&gt; &quot;q&quot;" in card

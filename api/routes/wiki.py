@@ -1,4 +1,5 @@
-"""Routes: wiki pages (`/rules/{id}`, `/cards/{id}`, `?as=`) and judge training (`/quiz`).
+"""Routes: wiki pages (`/rules/{id}`, `/cards/{id}`, `?as=&links=&template=&rule_template=`),
+the favicon (`/favicon.ico`, `/favicon.svg`) and judge training (`/quiz`).
 
 Thin adapters over `RulingsService.render`, `.quiz` and `.quiz_check`: the same output as the
 `ygo-rulings render` and `ygo-rulings quiz --json` commands.
@@ -12,6 +13,8 @@ from fastapi import FastAPI, Query
 from fastapi.responses import Response
 
 from api.errors import error_responses
+from kb.presentation.icon import favicon_ico, favicon_svg
+from kb.presentation.links import DEFAULT_CARD_TEMPLATE, DEFAULT_RULE_TEMPLATE, TEMPLATE_FIELDS
 from kb.presentation.markup import MEDIA_TYPES
 from kb.schemas import Quiz, QuizCheck, QuizCheckRequest, WikiPage
 from kb.service import RulingsService
@@ -19,6 +22,29 @@ from kb.service import RulingsService
 AsParam = Annotated[
     str,
     Query(alias="as", description="wikitext (default), markdown, html or json."),
+]
+LinksParam = Annotated[
+    str | None,
+    Query(
+        description="Where links go: iri (the public pages; default of wikitext, markdown, json), "
+        "local (this server's pages; default of html) or wiki ([[…]] links through the templates)."
+    ),
+]
+TemplateParam = Annotated[
+    str | None,
+    Query(
+        description="With links=wiki: the wiki's page name of a card, e.g. `Card Rulings:{name_en}` "
+        f"(default `{DEFAULT_CARD_TEMPLATE}`). Fields: "
+        + ", ".join(f"{{{k}}} {v}" for k, v in TEMPLATE_FIELDS.items())
+        + "."
+    ),
+]
+RuleTemplateParam = Annotated[
+    str | None,
+    Query(
+        description="With links=wiki: the wiki's page name of a rule, section or document "
+        f"(default `{DEFAULT_RULE_TEMPLATE}`); the same fields."
+    ),
 ]
 
 
@@ -36,8 +62,11 @@ PAGE_RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
+ICON_CACHE = {"cache-control": "public, max-age=86400"}
+
+
 def register(app: FastAPI, service: RulingsService) -> None:
-    """Add the wiki page and quiz routes."""
+    """Add the wiki page, favicon and quiz routes."""
 
     @app.get(
         "/rules/{node_id:path}",
@@ -45,9 +74,16 @@ def register(app: FastAPI, service: RulingsService) -> None:
         tags=["wiki"],
         responses=PAGE_RESPONSES,
     )
-    def rule_page(node_id: str, as_: AsParam = "wikitext") -> Response:
+    def rule_page(
+        node_id: str,
+        as_: AsParam = "wikitext",
+        links: LinksParam = None,
+        template: TemplateParam = None,
+        rule_template: RuleTemplateParam = None,
+    ) -> Response:
         """A Rule, Section or Document page: badge, text, steps, examples, cards, citations."""
-        return Response(service.render(node_id, as_), media_type=MEDIA_TYPES[as_])
+        text = service.render(node_id, as_, links, template, rule_template)
+        return Response(text, media_type=MEDIA_TYPES[as_])
 
     @app.get(
         "/cards/{card_id:path}",
@@ -55,10 +91,26 @@ def register(app: FastAPI, service: RulingsService) -> None:
         tags=["wiki"],
         responses=PAGE_RESPONSES,
     )
-    def card_page(card_id: str, as_: AsParam = "wikitext") -> Response:
+    def card_page(
+        card_id: str,
+        as_: AsParam = "wikitext",
+        links: LinksParam = None,
+        template: TemplateParam = None,
+        rule_template: RuleTemplateParam = None,
+    ) -> Response:
         """A card page (`card/jinzo` or `jinzo`): names, types, every rule and example naming it."""
         node_id = card_id if card_id.startswith("card/") else f"card/{card_id}"
-        return Response(service.render(node_id, as_), media_type=MEDIA_TYPES[as_])
+        text = service.render(node_id, as_, links, template, rule_template)
+        return Response(text, media_type=MEDIA_TYPES[as_])
+
+    # The favicon of the app and of the wiki pages (kb.presentation.icon draws both forms).
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:
+        return Response(favicon_ico(), media_type="image/x-icon", headers=ICON_CACHE)
+
+    @app.get("/favicon.svg", include_in_schema=False)
+    def favicon_vector() -> Response:
+        return Response(favicon_svg(), media_type="image/svg+xml", headers=ICON_CACHE)
 
     @app.get("/quiz", tags=["training"], response_model=Quiz, responses=error_responses(422))
     def quiz(

@@ -9,20 +9,31 @@ from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
+class Link:
+    """A link to another page: a URL, or with `wiki` the name of a page of the wiki the markup is
+    pasted into (written `[[href|text]]`)."""
+
+    text: str
+    href: str
+    wiki: bool = False
+
+
+@dataclass(frozen=True)
 class Reference:
-    """A cited node: its permalink and its exact span (`text == document[start:end]`)."""
+    """A cited node: where it stands (document title, heading path), its permalink, where it
+    opens, and its exact span (`text == document[start:end]`). `name` is the same for the node on
+    every page (`kb.presentation.links.ref_name`)."""
 
     id: str
+    name: str
     document: str
+    document_title: str
+    section: str
+    section_link: Link | None
     start: int
     end: int
     text: str
     permalink: str
-
-
-@dataclass(frozen=True)
-class Link:
-    text: str
     href: str
 
 
@@ -55,7 +66,11 @@ class Badge:
 
 @dataclass(frozen=True)
 class Page:
-    """Everything a wiki page shows, independent of the markup it is written in."""
+    """Everything a wiki page shows, independent of the markup it is written in.
+
+    `home` is the app (`/` where the page is served, else the public base); `icon` the favicon's
+    address where the page is served (None: HTML inlines it); `alternates` the same page in the
+    other markups, where it is served."""
 
     id: str
     kind: str
@@ -69,3 +84,6 @@ class Page:
     facts: tuple[tuple[str, str], ...]
     parts: tuple[Part, ...]
     references: tuple[Reference, ...] = field(default=())
+    home: str = "/"
+    icon: str | None = None
+    alternates: tuple[Link, ...] = ()

@@ -14,6 +14,8 @@ from kb.errors import InvalidQuery
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.model import Node
+from kb.presentation.infobox import card_facts
+from kb.presentation.links import LinkStyle, ref_name
 from kb.presentation.page import Badge, Item, Link, Page, Part, Reference
 
 RENDERABLE_TYPES: tuple[str, ...] = ("Rule", "Section", "Document", "Card")
@@ -41,24 +43,14 @@ class _References:
         if node.span is None or node.type == "Document":
             return None
         if node.id not in self.numbers:
-            span = node.span
-            text = self.builder.documents[span.document][span.start : span.end]
-            self.items.append(
-                Reference(
-                    node.id,
-                    span.document,
-                    span.start,
-                    span.end,
-                    text,
-                    self.builder.permalink(node.id),
-                )
-            )
+            self.items.append(self.builder.reference(node))
             self.numbers[node.id] = len(self.items)
         return self.numbers[node.id]
 
 
 class PageBuilder:
-    """Builds pages over one graph; links are absolute, under `base_iri`."""
+    """Builds pages over one graph; permalinks are under `base_iri`, other links as `links` says
+    (default: the public pages under `base_iri`)."""
 
     def __init__(
         self,
@@ -66,21 +58,86 @@ class PageBuilder:
         documents: dict[str, str],
         doc_formats: dict[str, str],
         base_iri: str,
+        links: LinkStyle | None = None,
     ) -> None:
         self.kg = kg
         self.documents = documents
         self.doc_formats = doc_formats
         self.formats = Formats.of_nodes(kg.of_type("Format"))
         self.base = base_iri if base_iri.endswith("/") else base_iri + "/"
+        self.links = links or LinkStyle("iri", self.base)
 
     # --- links -----------------------------------------------------------------------------
     def permalink(self, node_id: str) -> str:
         return self.base + "id/" + quote(node_id, safe="/")
 
     def page_url(self, node: Node) -> str:
-        if node.type == "Card":
-            return self.base + "cards/" + quote(node.id.removeprefix("card/"), safe="/")
-        return self.base + "rules/" + quote(node.id, safe="/")
+        """The page's public address (whatever the link style)."""
+        return LinkStyle("iri", self.base).page_href(node.id, node.type == "Card")
+
+    def link_to(self, node: Node, text: str) -> Link:
+        """A link to the page of a card, rule, section or document, in the page's link style."""
+        card = node.type == "Card"
+        if self.links.wiki:
+            return Link(text, self.links.wiki_page(card, self.template_fields(node)), wiki=True)
+        return Link(text, self.links.page_href(node.id, card))
+
+    def template_fields(self, node: Node) -> dict[str, str]:
+        """The values a page-name template can use (`kb.presentation.links.TEMPLATE_FIELDS`)."""
+        pt = node.label_pt or node.label_en or node.id
+        doc = self.kg.get(node.span.document) if node.span else None
+        number = node.props.get("number") if node.type == "Rule" else None
+        password = node.props.get("password") if node.type == "Card" else None
+        return {
+            "id": node.id,
+            "slug": node.id.removeprefix("card/"),
+            "name_pt": pt,
+            "name_en": node.label_en or pt,
+            "title": self.title(node) if node.type != "Card" else pt,
+            "number": "" if number is None else str(number),
+            "document": doc.id if doc else "",
+            "document_title": (doc.label_pt or doc.id) if doc else "",
+            "password": "" if password is None else str(password),
+        }
+
+    def reference(self, node: Node) -> Reference:
+        """A cited node as the same Reference on every page: its document's title, the heading
+        path above it (linked to the nearest rule or section page), its permalink and span."""
+        assert node.span is not None
+        span = node.span
+        doc = self.kg.get(span.document)
+        holder = node if node.type in ("Rule", "Section") else self.kg.section_of(node.id)
+        holder = holder if holder is not None and holder.type != "Document" else None
+        section = self.breadcrumb(node)
+        permalink = self.permalink(node.id)
+        return Reference(
+            id=node.id,
+            name=ref_name(node.id),
+            document=span.document,
+            document_title=(doc.label_pt if doc else None) or span.document,
+            section=section,
+            section_link=self.link_to(holder, section) if holder is not None and section else None,
+            start=span.start,
+            end=span.end,
+            text=self.documents[span.document][span.start : span.end],
+            permalink=permalink,
+            href=self.links.open_href(node.id, span.document, span.start, span.end, permalink),
+        )
+
+    def served(self, node: Node) -> tuple[str, str | None, tuple[Link, ...]]:
+        """The page's way back to the app, its icon and its other markups (where it is served)."""
+        if not self.links.local:
+            return self.links.home(), None, ()
+        here = self.links.page_href(node.id, node.type == "Card").removesuffix("?as=html")
+        alternates = tuple(
+            Link(label, f"{here}?as={markup}")
+            for markup, label in (
+                ("wikitext", "wikitext"),
+                ("markdown", "Markdown"),
+                ("json", "JSON"),
+            )
+        )
+        return "/", "/favicon.svg", alternates
 
     # --- pages -----------------------------------------------------------------------------
     def page(self, node: Node) -> Page:
@@ -103,6 +160,7 @@ class PageBuilder:
         if cards:
             parts.append(Part("Cards relacionados", tuple(cards)))
         doc = self.kg.get(node.span.document) if node.span else None
+        home, icon, alternates = self.served(node)
         return Page(
             id=node.id,
             kind=node.type.lower(),
@@ -116,6 +174,9 @@ class PageBuilder:
             facts=(),
             parts=tuple(parts),
             references=tuple(refs.items),
+            home=home,
+            icon=icon,
+            alternates=alternates,
         )
 
     def _card_page(self, card: Node) -> Page:
@@ -139,6 +200,7 @@ class PageBuilder:
         badges = tuple(
             dict.fromkeys(self._doc_badge(d) for d in sorted(by_doc, key=self._doc_order))
         )
+        home, icon, alternates = self.served(card)
         return Page(
             id=card.id,
             kind="card",
@@ -152,6 +214,9 @@ class PageBuilder:
             facts=card_facts(card),
             parts=tuple(p for p in parts if p.items),
             references=tuple(refs.items),
+            home=home,
+            icon=icon,
+            alternates=alternates,
         )
 
     def mentioning(self, entity: str) -> list[Node]:
@@ -191,7 +256,7 @@ class PageBuilder:
         return Item(
             text=f"({section.id})",
             ref=refs.cite(section) if not children else None,
-            link=Link(self.breadcrumb(section), self.page_url(section)),
+            link=self.link_to(section, self.breadcrumb(section)),
             children=children,
         )
 
@@ -315,7 +380,7 @@ class PageBuilder:
     def card_item(self, card: Node) -> Item:
         pt = card.label_pt or card.label_en or card.id
         en = card.label_en or ""
-        return Item(text=f"(en: {en})" if en else "", link=Link(pt, self.page_url(card)))
+        return Item(text=f"(en: {en})" if en else "", link=self.link_to(card, pt))
 
     def kind_label(self, node: Node) -> str:
         return _KIND_LABEL.get(node.type, "Texto")
@@ -328,29 +393,3 @@ def _doc_position(node: Node) -> tuple[int, str]:
 def display_text(text: str) -> str:
     """Source text for display: one line, without a leading bullet glyph."""
     return _BULLET.sub("", " ".join(text.split()))
-
-
-_CARD_FIELDS: tuple[tuple[str, str], ...] = (
-    ("card_type", "Tipo de card"),
-    ("property", "Propriedade"),
-    ("monster_types", "Tipos de monstro"),
-    ("attribute", "Atributo"),
-    ("race", "Tipo"),
-    ("level", "Nível"),
-    ("special_summon", "Invocação-Especial"),
-    ("effect_types", "Efeitos"),
-    ("negates", "Nega"),
-    ("aliases", "Outros nomes"),
-)
-
-
-def card_facts(card: Node) -> tuple[tuple[str, str], ...]:
-    """The card's infobox rows: names, then the curated card data that is present."""
-    rows = [("Nome (pt)", card.label_pt or "—"), ("Nome (en)", card.label_en or "—")]
-    for key, label in _CARD_FIELDS:
-        value = card.props.get(key)
-        if value in (None, "", []):
-            continue
-        text = ", ".join(str(v) for v in value) if isinstance(value, list) else str(value)
-        rows.append((label, text))
-    return tuple(rows)
