@@ -108,6 +108,8 @@ class Answerer:
         reading = self.relevance.read(q.text, q.mentions)
         if reading.off:
             return self._compose(q, self._off_topic(q, reading), hits, k)
+        if q.yes_no and not reading.content and len({m.entity for m in q.mentions}) < 2:
+            return self._compose(q, self._asks_nothing(q), hits, k)
         decision = self._reason(q) if q.yes_no else self._reason(q, ("card-pool", "card-limit"))
         if decision is None and not self._unknown(q):
             decision = self._claim_or_passage(q, hits, reading)
@@ -159,6 +161,25 @@ class Answerer:
         topics = card_topics(self.kg, cards, self.formats.specs)
         en = f"No ruling found: the rules do not speak of {words}."
         pt = f"Nenhuma regra encontrada: as regras não tratam de {words}."
+        if topics is not None:
+            en += f" About the cards named, the knowledge base can answer: {topics[0]}."
+            pt += f" Sobre os cards citados, a base de conhecimento responde: {topics[1]}."
+        return Decision(None, [], en, pt, None, reasoner="none")
+
+    def _asks_nothing(self, q: Question) -> Decision:
+        """A name, maybe repeated, and nothing said about it: there is no question to decide."""
+        names = [m.entity for m in q.mentions]
+        what_en = self.kg.node(names[0]).label_en if names and names[0] in self.kg else None
+        what_pt = self.kg.node(names[0]).label_pt if names and names[0] in self.kg else None
+        en = "No ruling found: the question does not say what it asks"
+        pt = "Nenhuma regra encontrada: a pergunta não diz o que pergunta"
+        if what_en:
+            en += f" about {what_en}"
+            pt += f" sobre {what_pt or what_en}"
+        topics = card_topics(
+            self.kg, [n for n in names if n.startswith("card/")], self.formats.specs
+        )
+        en, pt = en + ".", pt + "."
         if topics is not None:
             en += f" About the cards named, the knowledge base can answer: {topics[0]}."
             pt += f" Sobre os cards citados, a base de conhecimento responde: {topics[1]}."

@@ -50,7 +50,9 @@ _CHAT = frozenset(
         "take takes took taken give gives gave given put puts keep keeps let lets say says "
         "said know knows think thinks want wants need needs try tries use uses using "
         "happen happens happened happening way ways thing things question rule rules ruling "
-        "rulings regra regras pergunta duvida dúvida"
+        "rulings regra regras pergunta duvida dúvida "
+        "proposito propósito purpose deliberately intentionally voluntarily accidentally "
+        "drop drops dropping dropped"
     ).split()
 )
 # Modal and auxiliary verbs and pronouns: every rule text uses them, so they neither make a
@@ -158,7 +160,14 @@ class Relevance:
         )
         # A name counts once, however many words it has: a long card name does not hide the
         # words around it.
-        named = len({m.entity for m in mentions})
+        # (A format's name says where the question is asked, not what: it does not count.)
+        named = len(
+            {
+                m.entity
+                for m in mentions
+                if m.entity not in self.scope_concepts and not m.entity.startswith("format/")
+            }
+        )
         share = len(off) / max(len(content) + named, 1)
         return Reading(tuple(content), off, round(share, 3), stems, concepts)
 

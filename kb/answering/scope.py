@@ -52,7 +52,10 @@ _TOPICS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         "dicas de montagem de deck",
         re.compile(
             r"\b(deck ?building|montar (um |o )?deck|(melhor|best)\b[^?]{0,20}\b(deck|carta|card)|"
-            r"tier list|meta deck|dicas|tips|decklist|deck list)\b"
+            r"tier list|meta deck|dicas|tips|decklist|deck list|"
+            # whether a card is worth playing: advice, not a ruling
+            r"should i (?:side|main|run)|(?:side|siding|sidear|colocar)\b[^?]{0,40}\b(?:against|contra)|"
+            r"vale a pena|compensa (?:usar|jogar|colocar)|worth (?:it|running|playing|siding))\b"
         ),
     ),
     (
