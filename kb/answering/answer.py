@@ -211,7 +211,7 @@ class Answerer:
         document aligns better: then that passage decides (a document without claims answers).
         A claim that shares nothing with the question but its card names does not decide."""
         cards = [m.entity for m in q.mentions if m.entity.startswith("card/")]
-        ranked = self.claims.rank(q.text, q.mentions, q.format)
+        ranked = self.claims.rank(q.text, q.mentions, q.format, lang=q.lang)
         # The best claim must speak to the question; a lower one does not take its place.
         if ranked:
             top = ranked[0].node
@@ -358,10 +358,16 @@ class Answerer:
         return self.calibration.confidence(d.reasoner, d.confidence)
 
     def _citable(self, node_id: str) -> str:
-        """A card entry of a summon list is cited as its whole list item (the sentence)."""
+        """What a source is cited as: a document passage. A card entry of a summon list is its
+        whole list item (the sentence); a claim is the passage that states it, so a claim and its
+        contrary, asked in pt or en, cite the same sentence."""
         node = self.kg.get(node_id)
         if node is not None and node.props.get("kind") == "entry" and node.parent:
             return node.parent
+        if node is not None and node.type == "Claim":
+            stated = self.kg.out(node_id, "stated_in")
+            if stated and stated[0].object in self.kg:
+                return self._citable(stated[0].object)
         return node_id
 
     def _compose(self, q: Question, d: Decision, hits: list[Hit], k: int) -> dict[str, Any]:

@@ -99,8 +99,16 @@ class ClaimReader:
         return out
 
     def rank(
-        self, question: str, mentions: list[Mention], fmt: str | None, depth: int = 12
+        self,
+        question: str,
+        mentions: list[Mention],
+        fmt: str | None,
+        depth: int = 12,
+        lang: str | None = None,
     ) -> list[ClaimMatch]:
+        """The claims best aligned with the question. With `lang`, each claim is read in the
+        question's language (its pt or en statement), so a question and its translation weigh a
+        claim and its contrary alike."""
         if not self.index.claims:
             return []
         sims = self.index.claim_similarity(question)
@@ -116,7 +124,7 @@ class ClaimReader:
                 continue  # another format's claim (a contrast drawn by a format's own document)
             if not classes <= info.entities:  # the claim is about other kinds of card
                 continue
-            side = int(np.argmax(sims[i]))
+            side = (0 if lang == "en" else 1) if lang in ("en", "pt") else int(np.argmax(sims[i]))
             sim = float(sims[i, side])
             shared = len(q_terms & info.stems[side]) / max(len(q_terms), 1)
             overlap = len(q_ents & info.entities) / len(q_ents) if q_ents else 0.0
@@ -151,7 +159,9 @@ class ClaimReader:
     def decide(self, q: Question) -> Decision | None:
         """The best-aligned claim decides (yes/no from its truth and the question's polarity,
         or the claim itself for an open question); None below CLAIM_MIN."""
-        return self.decide_ranked(self.rank(q.text, q.mentions, q.format), q.format, q.yes_no)
+        return self.decide_ranked(
+            self.rank(q.text, q.mentions, q.format, lang=q.lang), q.format, q.yes_no
+        )
 
     def decide_ranked(
         self, ranked: list[ClaimMatch], fmt: str | None, yes_no: bool
