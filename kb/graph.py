@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict
+from functools import cached_property
 from typing import Any
 
 import networkx as nx
@@ -16,20 +17,31 @@ class KnowledgeGraph:
     """Read-mostly wrapper over nx.MultiDiGraph: node records by id and edges keyed by predicate."""
 
     def __init__(self, nodes: Iterable[Node], facts: Iterable[Fact]) -> None:
-        self.g: nx.MultiDiGraph = nx.MultiDiGraph()
-        self._nodes: dict[str, Node] = {}
-        for n in nodes:
-            self._nodes[n.id] = n
-            self.g.add_node(n.id, type=n.type)
-        self._facts: list[Fact] = []
-        for f in facts:
-            self._facts.append(f)
-            self.g.add_edge(f.subject, f.object, key=len(self._facts) - 1, predicate=f.predicate)
+        self._nodes: dict[str, Node] = {n.id: n for n in nodes}
+        self._facts: list[Fact] = list(facts)
+        # Adjacency as networkx keeps it (neighbours in first-seen order, then edge keys), built
+        # with plain dicts: a MultiDiGraph of every card's facts took ~1 s of server start.
+        self._out: dict[str, dict[str, list[int]]] = {}
+        self._in: dict[str, dict[str, list[int]]] = {}
+        for k, f in enumerate(self._facts):
+            self._out.setdefault(f.subject, {}).setdefault(f.object, []).append(k)
+            self._in.setdefault(f.object, {}).setdefault(f.subject, []).append(k)
         self._by_predicate: dict[str, list[Fact]] | None = None
         self._children: dict[str, list[str]] = {}
         for n in self._nodes.values():
             if n.parent is not None:
                 self._children.setdefault(n.parent, []).append(n.id)
+
+    @cached_property
+    def g(self) -> nx.MultiDiGraph:
+        """The graph as a networkx MultiDiGraph (typed nodes, edges keyed by fact index with
+        their predicate), built on first use for graph algorithms and exports."""
+        g: nx.MultiDiGraph = nx.MultiDiGraph()
+        for n in self._nodes.values():
+            g.add_node(n.id, type=n.type)
+        for k, f in enumerate(self._facts):
+            g.add_edge(f.subject, f.object, key=k, predicate=f.predicate)
+        return g
 
     # --- nodes -----------------------------------------------------------------------------
     def __contains__(self, node_id: object) -> bool:
@@ -121,22 +133,16 @@ class KnowledgeGraph:
         return list(self._facts)
 
     def out(self, node_id: str, predicate: str | None = None) -> list[Fact]:
-        if node_id not in self.g:
-            return []
-        return [
-            self._facts[k]
-            for _, _, k, p in self.g.out_edges(node_id, keys=True, data="predicate")
-            if predicate is None or p == predicate
-        ]
+        return self._adjacent(self._out.get(node_id), predicate)
 
     def into(self, node_id: str, predicate: str | None = None) -> list[Fact]:
-        if node_id not in self.g:
+        return self._adjacent(self._in.get(node_id), predicate)
+
+    def _adjacent(self, by_node: dict[str, list[int]] | None, predicate: str | None) -> list[Fact]:
+        if not by_node:
             return []
-        return [
-            self._facts[k]
-            for _, _, k, p in self.g.in_edges(node_id, keys=True, data="predicate")
-            if predicate is None or p == predicate
-        ]
+        facts = (self._facts[k] for keys in by_node.values() for k in keys)
+        return [f for f in facts if predicate is None or f.predicate == predicate]
 
     # --- summaries -------------------------------------------------------------------------
     def counts(self) -> tuple[dict[str, int], dict[str, int]]:

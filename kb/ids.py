@@ -8,11 +8,23 @@ import unicodedata
 _NON_ALNUM = re.compile(r"[^a-z0-9]+")
 
 
+class _CombiningMarks(dict[int, int | None]):
+    """A `str.translate` table that drops combining marks, filled one code point at a time."""
+
+    def __missing__(self, point: int) -> int | None:
+        kept = None if unicodedata.combining(chr(point)) else point
+        self[point] = kept
+        return kept
+
+
+_DROP_MARKS = _CombiningMarks()
+
+
 def fold(text: str) -> str:
     """Lowercase and strip accents (NFKD, drop combining marks): the form used for matching."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return stripped.casefold()
+    if text.isascii():
+        return text.lower()  # NFKD leaves ASCII as it is; casefold is lower for ASCII
+    return unicodedata.normalize("NFKD", text).translate(_DROP_MARKS).casefold()
 
 
 def slugify(text: str) -> str:
