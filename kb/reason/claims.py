@@ -38,9 +38,6 @@ SAME_TOPIC = 0.94  # two claims of different formats disagree only if they say a
 FORMAT_MARGIN = 0.15  # a claim of another format this close to the best one competes with it
 GENERAL_PENALTY = 0.02  # a general claim yields to one of the format asked about
 CARD_BONUS = 0.06  # a claim about the very card the question names
-CLASS_BONUS = (
-    0.04  # a claim about a class a named card belongs to (its Trigger effect, Trap Monster)
-)
 # The facts that put a card in a class, and the classes nearly every monster has (no signal).
 CLASS_PREDICATES = frozenset({"instance_of", "has_effect_type", "summoned_by"})
 EVERY_MONSTER = frozenset({"concept/monster-card", "concept/effect-monster"})
