@@ -128,3 +128,31 @@ def test_fourth_held_out_answer_floors(runtime: Runtime) -> None:
     assert overall["verdict_accuracy"] >= 0.85
     assert overall["cite_hit3"] >= 0.91  # 0.919 since the session-4 relevance gates
     assert overall["oos_accuracy"] == 1.0
+
+
+def test_nonsense_is_never_decided(runtime: Runtime) -> None:
+    """Jokes, gibberish and off-topic questions naming real cards: no verdict, no confidence.
+    Measured 76/76 (session 5; 0.895 before)."""
+    items = read_jsonl(DATA / "nonsense.jsonl")
+    decided = [
+        it["q"]
+        for it in items
+        if (a := runtime.service.ask(it["q"], format=it.get("format")))["verdict"] is not None
+        or a["confidence"] is not None
+    ]
+    assert len(items) >= 60
+    assert not decided
+
+
+def test_language_pairs_agree(runtime: Runtime) -> None:
+    """A question and its translation: the same verdict and the same deciding citation.
+    Measured 0.864 of 66 pairs (session 5; 0.758 before); the floor sits under it."""
+    pairs = read_jsonl(DATA / "pairs.jsonl")
+    agree = 0
+    for pair in pairs:
+        pt = runtime.service.ask(pair["pt"], format=pair.get("format"))
+        en = runtime.service.ask(pair["en"], format=pair.get("format"))
+        top = [(a["citations"] or [{"id": None}])[0]["id"] for a in (pt, en)]
+        agree += pt["verdict"] == en["verdict"] and top[0] == top[1]
+    assert len(pairs) >= 50
+    assert agree / len(pairs) >= 0.83
