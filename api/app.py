@@ -19,7 +19,9 @@ from kb.service import RulingsService
 class AskRequest(BaseModel):
     """The body of POST /ask."""
 
-    question: str = Field(description="The ruling question, pt or en.", json_schema_extra=mark("text"))
+    question: str = Field(
+        description="The ruling question, pt or en.", json_schema_extra=mark("text")
+    )
     format: str | None = Field(
         default=None,
         description="A format id declared in the manifest (see /stats); detected when null.",
@@ -112,7 +114,9 @@ def create_app(service: RulingsService, *, stale_error: str | None = None) -> Fa
         return PlainTextResponse(service.export("ttl"), media_type="text/turtle; charset=utf-8")
 
     @app.get(
-        "/export.jsonld", response_class=Response, responses=file_response("application/ld+json", JSON_LD_BODY),
+        "/export.jsonld",
+        response_class=Response,
+        responses=file_response("application/ld+json", JSON_LD_BODY),
     )
     def export_jsonld() -> PlainTextResponse:
         return PlainTextResponse(service.export("jsonld"), media_type="application/ld+json")

@@ -41,8 +41,14 @@ class DeckRequest(BaseModel):
         json_schema_extra={
             "description": "Exactly one of `deck` and `decks`.",
             "anyOf": [
-                {"required": ["deck"], "properties": {"deck": {"type": "string"}, "decks": {"type": "null"}}},
-                {"required": ["decks"], "properties": {"decks": {"type": "array"}, "deck": {"type": "null"}}},
+                {
+                    "required": ["deck"],
+                    "properties": {"deck": {"type": "string"}, "decks": {"type": "null"}},
+                },
+                {
+                    "required": ["decks"],
+                    "properties": {"decks": {"type": "array"}, "deck": {"type": "null"}},
+                },
             ],
         }
     )
