@@ -19,6 +19,7 @@ from starlette.routing import Match, Route
 from starlette.types import Scope
 
 from kb.card_search import type_choices
+from kb.card_service import Need
 from kb.model import RETRIEVABLE_TYPES
 from kb.presentation.quiz import MAX_QUESTIONS, MAX_SEED
 from kb.service import RulingsService
@@ -69,6 +70,14 @@ def constraints(service: RulingsService) -> dict[str, Callable[[], Fragment]]:
     def formats() -> Fragment:
         return {"enum": ["", *service.formats.ids]}  # "" is no format (the default)
 
+    def card_formats(need: Need | None) -> Callable[[], Fragment]:
+        def fragment() -> Fragment:
+            # "" is the default: the first accepted format (a search: no filter; with no
+            # accepted format, a 422 naming what no format declares).
+            return {"enum": ["", *service.card_service.accepted_formats(need)]}
+
+        return fragment
+
     def attributes() -> Fragment:
         return one_of_words(service.card_service.index.attributes)
 
@@ -80,6 +89,10 @@ def constraints(service: RulingsService) -> dict[str, Callable[[], Fragment]]:
         "text": lambda: {"minLength": 1, "maxLength": s.max_query_chars, "pattern": TEXT},
         "k": lambda: {"minimum": 1, "maximum": s.max_k},
         "format": formats,
+        "card-format": card_formats(None),
+        "card-format-rules": card_formats("rules"),
+        "card-format-list": card_formats("list"),
+        "card-format-deck": card_formats("deck"),
         "hit-types": lambda: one_of_words(RETRIEVABLE_TYPES, listed=True),
         "card-type": lambda: one_of_words(type_choices()),
         "attribute": attributes,

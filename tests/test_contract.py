@@ -46,7 +46,7 @@ CONFIG = schemathesis.Config.from_dict(
     {
         "seed": 20261202,
         "checks": {name: {"enabled": on} for name, on in CHECKS.items()},
-        "generation": {"max-examples": 8, "deterministic": True},
+        "generation": {"max-examples": 5, "deterministic": True},
         "phases": {"stateful": {"enabled": False}},
     }
 )

@@ -27,8 +27,9 @@ from kb.service import RulingsService
 FormatParam = Annotated[
     str | None,
     Query(
-        description="A format id declared in the manifest (see /stats).",
-        json_schema_extra=mark("format"),
+        description="A format id declaring a card pool or a Forbidden & Limited list (the "
+        "list itself for /banlist as JSON); the first such format when absent.",
+        json_schema_extra=mark("card-format-rules"),
     ),
 ]
 LIST_AS = ("json", "lflist")
@@ -56,7 +57,7 @@ class DeckRequest(BaseModel):
     format: str | None = Field(
         default=None,
         description="A format id declaring deck rules; the first such format when null.",
-        json_schema_extra=mark("format"),
+        json_schema_extra=mark("card-format-deck"),
     )
     deck: str | None = Field(
         default=None,
@@ -104,7 +105,7 @@ def register(app: FastAPI, service: RulingsService) -> None:
             str | None,
             Query(
                 description="Only cards in this format's card pool.",
-                json_schema_extra=mark("format"),
+                json_schema_extra=mark("card-format"),
             ),
         ] = None,
         k: Annotated[
