@@ -33,7 +33,7 @@ Fragment = dict[str, Any]
 
 
 def mark(name: str) -> dict[str, Any]:
-    """The `json_schema_extra` naming a constraint of CONSTRAINTS (filled in by `install`)."""
+    """The `json_schema_extra` naming one of `constraints()` (filled in by `install`)."""
     return {MARK: name}
 
 
@@ -91,7 +91,6 @@ def constraints(service: RulingsService) -> dict[str, Callable[[], Fragment]]:
         "format": formats,
         "card-format": card_formats(None),
         "card-format-rules": card_formats("rules"),
-        "card-format-list": card_formats("list"),
         "card-format-deck": card_formats("deck"),
         "hit-types": lambda: one_of_words(RETRIEVABLE_TYPES, listed=True),
         "card-type": lambda: one_of_words(type_choices()),
