@@ -8,8 +8,10 @@ from fastapi import FastAPI, Query
 from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, Field
 
+from api import contract
+from api.contract import JSON_LD_BODY, TEXT_BODY, mark
 from api.errors import error_responses, install_error_handlers
-from api.routes import cards, linked_data, web, wiki
+from api.routes import cards, docs, linked_data, web, wiki
 from kb.schemas import Answer, Health, LinkResult, SearchResult, Stats
 from kb.service import RulingsService
 
@@ -17,19 +19,33 @@ from kb.service import RulingsService
 class AskRequest(BaseModel):
     """The body of POST /ask."""
 
-    question: str = Field(description="The ruling question, pt or en.")
+    question: str = Field(
+        description="The ruling question, pt or en.", json_schema_extra=mark("text")
+    )
     format: str | None = Field(
         default=None,
         description="A format id declared in the manifest (see /stats); detected when null.",
+        json_schema_extra=mark("format"),
     )
-    k: int = Field(default=5, description="Citations to return (1..100).")
+    k: int = Field(
+        default=5,
+        strict=True,
+        description="Citations to return (1..max_k).",
+        json_schema_extra=mark("k"),
+    )
 
 
-def file_response(media: str) -> dict[int | str, dict[str, Any]]:
+def file_response(media: str, body: dict[str, Any] = TEXT_BODY) -> dict[int | str, dict[str, Any]]:
     """OpenAPI for a whole-graph download: its media type, no JSON model."""
-    return {
-        200: {"description": "The whole graph.", "content": {media: {"schema": {"type": "string"}}}}
-    }
+    return {200: {"description": "The whole graph.", "content": {media: body}}}
+
+
+Text = Query(description="The query, pt or en.", json_schema_extra=mark("text"))
+K = Query(description="Number of hits (1..max_k).", json_schema_extra=mark("k"))
+FormatQuery = Query(
+    description="A format id declared in the manifest (see /stats).",
+    json_schema_extra=mark("format"),
+)
 
 
 def create_app(service: RulingsService, *, stale_error: str | None = None) -> FastAPI:
@@ -38,8 +54,11 @@ def create_app(service: RulingsService, *, stale_error: str | None = None) -> Fa
         title="ygo-rulings",
         version="0.1.0",
         description="Yu-Gi-Oh! rulings knowledge base: search, linking, sourced answers.",
+        docs_url=None,  # docs.register serves both pages from local assets
+        redoc_url=None,
     )
     install_error_handlers(app)
+    contract.install(app, service)
     app.state.service = service
 
     @app.get("/health", response_model=Health)
@@ -57,13 +76,15 @@ def create_app(service: RulingsService, *, stale_error: str | None = None) -> Fa
 
     @app.get("/search", response_model=SearchResult, responses=error_responses(422))
     def search(
-        q: Annotated[str, Query(description="The query, pt or en.")],
-        k: Annotated[int, Query(description="Number of hits (1..100).")] = 10,
-        format: Annotated[
-            str | None, Query(description="A format id declared in the manifest (see /stats).")
-        ] = None,
+        q: Annotated[str, Text],
+        k: Annotated[int, K] = 10,
+        format: Annotated[str | None, FormatQuery] = None,
         type: Annotated[
-            str | None, Query(description="Passage, Example or Step (comma-separated).")
+            str | None,
+            Query(
+                description="Passage, Example or Step (comma-separated, any case).",
+                json_schema_extra=mark("hit-types"),
+            ),
         ] = None,
     ) -> dict[str, Any]:
         return service.search(q, k=k, format=format, type=type)
@@ -73,13 +94,15 @@ def create_app(service: RulingsService, *, stale_error: str | None = None) -> Fa
         "/ask",
         response_model=Answer,
         response_model_exclude_unset=True,
-        responses=error_responses(422),
+        responses=error_responses(400, 422),
     )
     def ask(body: AskRequest) -> dict[str, Any]:
         return service.ask(body.question, format=body.format, k=body.k)
 
     @app.get("/link", response_model=LinkResult, responses=error_responses(422))
-    def link(q: Annotated[str, Query(description="Text to link.")]) -> dict[str, Any]:
+    def link(
+        q: Annotated[str, Query(description="Text to link.", json_schema_extra=mark("text"))],
+    ) -> dict[str, Any]:
         return service.link(q)
 
     @app.get("/stats", response_model=Stats)
@@ -91,11 +114,14 @@ def create_app(service: RulingsService, *, stale_error: str | None = None) -> Fa
         return PlainTextResponse(service.export("ttl"), media_type="text/turtle; charset=utf-8")
 
     @app.get(
-        "/export.jsonld", response_class=Response, responses=file_response("application/ld+json")
+        "/export.jsonld",
+        response_class=Response,
+        responses=file_response("application/ld+json", JSON_LD_BODY),
     )
     def export_jsonld() -> PlainTextResponse:
         return PlainTextResponse(service.export("jsonld"), media_type="application/ld+json")
 
     for group in (cards, linked_data, wiki, web):  # cards before wiki's /cards/{id} page
         group.register(app, service)
+    docs.register(app)
     return app

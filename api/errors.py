@@ -10,6 +10,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from api.contract import allowed_methods
 from kb.errors import InvalidQuery, KBError, NotFound
 from kb.schemas import ErrorEnvelope
 
@@ -109,8 +110,13 @@ def install_error_handlers(app: FastAPI) -> None:
         return envelope(422, _validation_message(exc))
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return envelope(exc.status_code, str(exc.detail))
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        response = envelope(exc.status_code, str(exc.detail))
+        response.headers.update(exc.headers or {})
+        if exc.status_code == 405:  # every method of the path, not only the first route's
+            methods = allowed_methods(request.app.router.routes, request.scope)
+            response.headers["Allow"] = ", ".join(methods)
+        return response
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:

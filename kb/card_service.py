@@ -99,6 +99,21 @@ class CardService:
             self._checked.add(spec.id)
         return spec
 
+    def accepted_formats(self, need: Need | None = None) -> tuple[str, ...]:
+        """The format ids `spec(format, need)` accepts (need None: the `search` filter, which
+        checks the card fields of a format with a card pool only), in manifest order."""
+        accepted = []
+        for spec in self.formats.specs:
+            if need is not None and not _NEEDS[need][1](spec):
+                continue
+            if need is not None or spec.card_pool:
+                try:
+                    check_card_fields(spec, self.index.records)
+                except InvalidQuery:
+                    continue
+            accepted.append(spec.id)
+        return tuple(accepted)
+
     def sources(self, spec: FormatSpec) -> RuleSources:
         if spec.id not in self._sources:
             self._sources[spec.id] = RuleSources(self.kg, spec)

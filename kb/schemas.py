@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from kb.model import Authority, NodeType
+from kb.presentation.quiz import MAX_ANSWERS
 
 Verdict = Literal["yes", "no"]
 EntityType = Literal["Card", "Concept", "Format"]
@@ -302,14 +303,19 @@ class Quiz(Closed):
 class QuizAnswer(BaseModel):
     """One answer: a question id from GET /quiz and an option key (or yes/no, true/false)."""
 
-    id: str = Field(description="The question id, as the quiz returned it.")
-    answer: str | bool | int = Field(description="An option key, its text, or true/false.")
+    id: str = Field(strict=True, description="The question id, as the quiz returned it.")
+    answer: StrictStr | StrictBool | StrictInt = Field(
+        description="An option key, its text, or true/false."
+    )
 
 
 class QuizCheckRequest(BaseModel):
     """The body of POST /quiz/check (and the input of `ygo-rulings quiz-check`)."""
 
-    answers: list[QuizAnswer]
+    answers: list[QuizAnswer] = Field(
+        json_schema_extra={"minItems": 1, "maxItems": MAX_ANSWERS},
+        description=f"1 to {MAX_ANSWERS} answers.",
+    )
 
 
 class QuizResult(Closed):

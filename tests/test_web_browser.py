@@ -321,3 +321,29 @@ def test_node_view_renders_a_card_with_links(server: str, page: Any) -> None:
     page.goto(server + "/?view=node&id=edison%2Frule-55")
     page.wait_for_selector("#node-body .error")
     assert page.locator("#node-body ul a").count() >= 1  # close ids from the 404 envelope
+
+
+@pytest.mark.parametrize(
+    ("path", "selector"), [("/docs", ".opblock"), ("/redoc", "[data-section-id^=operation]")]
+)
+def test_api_docs_render_offline(server: str, page: Any, path: str, selector: str) -> None:
+    """Swagger UI and ReDoc render every operation with every request off this server refused
+    (what an offline machine sees)."""
+    refused: list[str] = []
+
+    def only_local(route: Any) -> None:
+        if route.request.url.startswith(server):
+            route.continue_()
+        else:
+            refused.append(route.request.url)
+            route.abort()
+
+    page.route("**/*", only_local)
+    page.goto(server + path)
+    operations = sum(
+        len(ops) for ops in httpx.get(server + "/openapi.json").json()["paths"].values()
+    )
+    page.wait_for_function(
+        f"document.querySelectorAll({selector!r}).length >= {operations}", timeout=TIMEOUT_MS
+    )
+    assert all("redoc.ly" in url for url in refused), refused  # ReDoc's footer logo only

@@ -13,18 +13,24 @@ from typing import Annotated, Any
 
 from fastapi import FastAPI, Query
 from fastapi.responses import PlainTextResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
+from api.contract import fixed, mark
 from api.errors import error_responses
 from kb.banlist import Banlist, Legality
 from kb.card_search import CardSearchResult
+from kb.card_service import MAX_DUELIST_DECKS
 from kb.deck import DeckReport
 from kb.errors import InvalidQuery
 from kb.service import RulingsService
 
 FormatParam = Annotated[
     str | None,
-    Query(description="A format id declared in the manifest (see /stats)."),
+    Query(
+        description="A format id declaring a card pool or a Forbidden & Limited list (the "
+        "list itself for /banlist as JSON); the first such format when absent.",
+        json_schema_extra=mark("card-format-rules"),
+    ),
 ]
 LIST_AS = ("json", "lflist")
 
@@ -32,19 +38,38 @@ LIST_AS = ("json", "lflist")
 class DeckRequest(BaseModel):
     """The body of POST /deck/validate: one deck, or one deck per duelist (Tag Duel)."""
 
+    model_config = ConfigDict(
+        json_schema_extra={
+            "description": "Exactly one of `deck` and `decks`.",
+            "anyOf": [
+                {
+                    "required": ["deck"],
+                    "properties": {"deck": {"type": "string"}, "decks": {"type": "null"}},
+                },
+                {
+                    "required": ["decks"],
+                    "properties": {"decks": {"type": "array"}, "deck": {"type": "null"}},
+                },
+            ],
+        }
+    )
+
     format: str | None = Field(
         default=None,
         description="A format id declaring deck rules; the first such format when null.",
+        json_schema_extra=mark("card-format-deck"),
     )
     deck: str | None = Field(
         default=None,
+        json_schema_extra=mark("deck"),
         description="A .ydk file (passwords under #main, #extra, !side) or a list of cards, one "
         "a line ('3x Name', '3 Name', 'Name x3'; pt or en names; 'Main:'/'Extra:'/'Side:' or "
         "'Deck Principal:'/'Deck Adicional:'/'Deck Auxiliar:' headers).",
     )
-    decks: list[str] | None = Field(
+    decks: list[Annotated[str, Field(json_schema_extra=mark("deck"))]] | None = Field(
         default=None,
         description="Each duelist's own deck (a format with one deck per duelist), checked alone.",
+        json_schema_extra=fixed(minItems=1, maxItems=MAX_DUELIST_DECKS),
     )
 
 
@@ -58,16 +83,34 @@ def register(app: FastAPI, service: RulingsService) -> None:
         tags=["cards"],
     )
     def cards(
-        q: Annotated[str, Query(description="A card name or its beginning, pt or en.")],
+        q: Annotated[
+            str,
+            Query(
+                description="A card name or its beginning, pt or en.",
+                json_schema_extra=mark("text"),
+            ),
+        ],
         type: Annotated[
             str | None,
-            Query(description="monster, spell, trap, or a monster class (synchro, union …)."),
+            Query(
+                description="monster, spell, trap, or a monster class (synchro, union …).",
+                json_schema_extra=mark("card-type"),
+            ),
         ] = None,
-        attribute: Annotated[str | None, Query(description="DARK, LIGHT, EARTH …")] = None,
+        attribute: Annotated[
+            str | None,
+            Query(description="DARK, LIGHT, EARTH …", json_schema_extra=mark("attribute")),
+        ] = None,
         format: Annotated[
-            str | None, Query(description="Only cards in this format's card pool.")
+            str | None,
+            Query(
+                description="Only cards in this format's card pool.",
+                json_schema_extra=mark("card-format"),
+            ),
         ] = None,
-        k: Annotated[int, Query(description="Number of hits (1..100).")] = 10,
+        k: Annotated[
+            int, Query(description="Number of hits (1..max_k).", json_schema_extra=mark("k"))
+        ] = 10,
     ) -> dict[str, Any]:
         """Cards by name: accent- and typo-tolerant, prefixes for search-as-you-type."""
         return service.cards(q, type=type, attribute=attribute, format=format, k=k)
@@ -98,7 +141,12 @@ def register(app: FastAPI, service: RulingsService) -> None:
     def banlist(
         format: FormatParam = None,
         as_: Annotated[
-            str, Query(alias="as", description="json (default) or lflist (EDOPro lflist.conf).")
+            str,
+            Query(
+                alias="as",
+                description="json (default) or lflist (EDOPro lflist.conf).",
+                json_schema_extra=fixed(enum=list(LIST_AS)),
+            ),
         ] = "json",
     ) -> Any:
         """A format's Forbidden & Limited list with its date and provenance."""
@@ -111,7 +159,7 @@ def register(app: FastAPI, service: RulingsService) -> None:
     @app.post(
         "/deck/validate",
         response_model=DeckReport,
-        responses=error_responses(422),
+        responses=error_responses(400, 422),
         tags=["cards"],
     )
     def deck_validate(body: DeckRequest) -> dict[str, Any]:

@@ -35,6 +35,7 @@ from rdflib import RDF, RDFS, Graph, URIRef
 from rdflib.namespace import OWL
 from starlette.exceptions import HTTPException
 
+from api.contract import JSON_LD_BODY, TEXT, TEXT_BODY, fixed, mark
 from api.errors import ENVELOPE_REF, envelope, error_responses
 from kb.errors import InvalidQuery
 from kb.linked_data.rdf import namespaces, vocabulary
@@ -71,22 +72,34 @@ SPARQL_REQUESTS = 16  # SPARQL requests one app answers or holds waiting for a w
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-AsParam = Annotated[
+IdAs = Annotated[
     str | None,
-    Query(alias="as", description="Representation; overrides the Accept header."),
+    Query(
+        alias="as",
+        description="Representation; overrides the Accept header.",
+        json_schema_extra=fixed(enum=list(dict.fromkeys(ID_OFFERS.values()))),
+    ),
 ]
-RDF_TEXT = {"schema": {"type": "string"}}
+VocabAs = Annotated[
+    str | None,
+    Query(
+        alias="as",
+        description="Representation; overrides the Accept header.",
+        json_schema_extra=fixed(enum=list(dict.fromkeys(VOCAB_OFFERS.values()))),
+    ),
+]
+RDF_TEXT = TEXT_BODY
 ID_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {
         "description": "The node (NodeView), or its RDF description by `as` or Accept.",
-        "content": {"application/ld+json": {"schema": {"type": "object"}}, "text/turtle": RDF_TEXT},
+        "content": {"application/ld+json": JSON_LD_BODY, "text/turtle": RDF_TEXT},
     },
     **error_responses(404, 406, 422),
 }
 VOCAB_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {
         "description": "The vocabulary page, or the vocabulary as Turtle or JSON-LD.",
-        "content": {"text/turtle": RDF_TEXT, "application/ld+json": {"schema": {"type": "object"}}},
+        "content": {"text/turtle": RDF_TEXT, "application/ld+json": JSON_LD_BODY},
     },
     **error_responses(406, 422, json_route=False),
 }
@@ -201,7 +214,7 @@ def register(app: FastAPI, service: RulingsService) -> None:
         response_model=NodeView,
         responses=ID_RESPONSES,
     )
-    def node(node_id: str, request: Request, as_: AsParam = None) -> Response:
+    def node(node_id: str, request: Request, as_: IdAs = None) -> Response:
         """A node: JSON (default), JSON-LD or Turtle, by `?as=` or the Accept header."""
         fmt = choose(as_, request.headers.get("accept"), ID_OFFERS)
         if fmt == "json":
@@ -222,7 +235,9 @@ def register(app: FastAPI, service: RulingsService) -> None:
     )
     async def sparql_get(
         request: Request,
-        query: Annotated[str | None, Query(description="A SPARQL 1.1 query.")] = None,
+        query: Annotated[
+            str | None, Query(description="A SPARQL 1.1 query.", json_schema_extra=mark("sparql"))
+        ] = None,
     ) -> Response:
         """Run a read-only SPARQL query given as `?query=`."""
         return await answer(query, request)
@@ -239,7 +254,7 @@ def register(app: FastAPI, service: RulingsService) -> None:
         return await answer(await posted_query(request), request)
 
     @app.get("/vocab", response_class=HTMLResponse, responses=VOCAB_RESPONSES)
-    def vocab(request: Request, as_: AsParam = None) -> Response:
+    def vocab(request: Request, as_: VocabAs = None) -> Response:
         """Every class and property: HTML (default), Turtle or JSON-LD."""
         fmt = choose(as_, request.headers.get("accept"), VOCAB_OFFERS)
         if fmt == "html":
@@ -253,11 +268,11 @@ def register(app: FastAPI, service: RulingsService) -> None:
 
 POST_BODY = {
     "content": {
-        "application/sparql-query": {"schema": {"type": "string"}},
+        "application/sparql-query": {"schema": {"type": "string", "pattern": TEXT}},
         FORM: {
             "schema": {
                 "type": "object",
-                "properties": {"query": {"type": "string"}},
+                "properties": {"query": {"type": "string", "pattern": TEXT}},
                 "required": ["query"],
             }
         },

@@ -12,22 +12,33 @@ from typing import Annotated, Any
 from fastapi import FastAPI, Query
 from fastapi.responses import Response
 
+from api.contract import fixed, mark
 from api.errors import error_responses
 from kb.presentation.icon import favicon_ico, favicon_svg
-from kb.presentation.links import DEFAULT_CARD_TEMPLATE, DEFAULT_RULE_TEMPLATE, TEMPLATE_FIELDS
-from kb.presentation.markup import MEDIA_TYPES
+from kb.presentation.links import (
+    DEFAULT_CARD_TEMPLATE,
+    DEFAULT_RULE_TEMPLATE,
+    LINK_STYLES,
+    TEMPLATE_FIELDS,
+)
+from kb.presentation.markup import MARKUPS, MEDIA_TYPES
 from kb.schemas import Quiz, QuizCheck, QuizCheckRequest, WikiPage
 from kb.service import RulingsService
 
 AsParam = Annotated[
     str,
-    Query(alias="as", description="wikitext (default), markdown, html or json."),
+    Query(
+        alias="as",
+        description="wikitext (default), markdown, html or json.",
+        json_schema_extra=fixed(enum=list(MARKUPS)),
+    ),
 ]
 LinksParam = Annotated[
     str | None,
     Query(
         description="Where links go: iri (the public pages; default of wikitext, markdown, json), "
-        "local (this server's pages; default of html) or wiki ([[…]] links through the templates)."
+        "local (this server's pages; default of html) or wiki ([[…]] links through the templates).",
+        json_schema_extra=fixed(enum=list(LINK_STYLES)),
     ),
 ]
 TemplateParam = Annotated[
@@ -115,17 +126,28 @@ def register(app: FastAPI, service: RulingsService) -> None:
     @app.get("/quiz", tags=["training"], response_model=Quiz, responses=error_responses(422))
     def quiz(
         format: Annotated[
-            str | None, Query(description="A format id declared in the manifest (see /stats).")
+            str | None,
+            Query(
+                description="A format id declared in the manifest (see /stats).",
+                json_schema_extra=mark("format"),
+            ),
         ] = None,
         topic: Annotated[
             str | None,
             Query(
-                description="A topic: a top-level rule or section id, or a theme (summon, chain, spell-speed)."
+                description="A topic: a top-level rule or section id, or a theme (summon, chain, spell-speed).",
+                json_schema_extra=mark("quiz-topic"),
             ),
         ] = None,
-        n: Annotated[int, Query(description="Number of questions (1..50).")] = 10,
+        n: Annotated[
+            int, Query(description="Number of questions (1..50).", json_schema_extra=mark("quiz-n"))
+        ] = 10,
         seed: Annotated[
-            int | None, Query(description="Same seed, same questions; random when absent.")
+            int | None,
+            Query(
+                description="Same seed, same questions; random when absent.",
+                json_schema_extra=mark("quiz-seed"),
+            ),
         ] = None,
     ) -> dict[str, Any]:
         """Questions from the documents with answer keys, explanations and citations."""
@@ -135,7 +157,7 @@ def register(app: FastAPI, service: RulingsService) -> None:
         "/quiz/check",
         tags=["training"],
         response_model=QuizCheck,
-        responses=error_responses(422),
+        responses=error_responses(400, 422),
     )
     def quiz_check(body: QuizCheckRequest) -> dict[str, Any]:
         """Grade answers; every result carries the explanation and the citation."""

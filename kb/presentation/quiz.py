@@ -33,6 +33,7 @@ from kb.presentation.quiz_sources import (
 
 MAX_QUESTIONS = 50
 MAX_SEED = 2**32 - 1
+MAX_ANSWERS = 4 * MAX_QUESTIONS  # answers one check grades
 _TRUE = {"true", "t", "v", "verdadeiro", "yes", "y", "sim", "s", "1"}
 _FALSE = {"false", "f", "falso", "no", "n", "nao", "0"}
 
@@ -99,8 +100,8 @@ class QuestionBank:
         """Grade answers `[{id, answer}]`, explaining every answer with its citation."""
         if not answers:
             raise InvalidQuery("answers", "must hold at least one {id, answer}")
-        if len(answers) > 4 * MAX_QUESTIONS:
-            raise InvalidQuery("answers", f"at most {4 * MAX_QUESTIONS} answers per request")
+        if len(answers) > MAX_ANSWERS:
+            raise InvalidQuery("answers", f"at most {MAX_ANSWERS} answers per request")
         results: list[dict[str, Any]] = []
         for i, item in enumerate(answers):
             qid = item.get("id") if isinstance(item, dict) else None
