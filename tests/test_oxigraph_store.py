@@ -206,18 +206,60 @@ def test_the_build_writes_the_store_with_every_triple(
     assert stored == exported, "the store holds exactly the RDF export's triples"
 
 
-def test_workers_are_ready_when_the_app_has_started(built: Built) -> None:
-    """No timing: the app's start opens the store and starts every worker before any request."""
-    settings = Settings(data_dir=built.data_dir, corpus_dir=REPO / "corpus")
-    service = RulingsService(built.artifact, settings)
+def test_workers_are_started_with_the_app(lite_built: Built, lite_corpus: Path) -> None:
+    """No timing: the app's start opens the store and starts every worker in the background."""
+    settings = Settings(data_dir=lite_built.data_dir, corpus_dir=lite_corpus)
+    service = RulingsService(lite_built.artifact, settings)
     try:
         with TestClient(create_app(service), raise_server_exceptions=False) as client:
+            warm = client.app.state.sparql_warm  # type: ignore[attr-defined]
+            warm.join(60)
+            assert not warm.is_alive()
             endpoint = service.sparql_endpoint()
             assert endpoint.ready_workers() == endpoint.workers == 2  # type: ignore[attr-defined]
             r = client.get("/sparql", params={"query": "ASK { ?c a ygo:Card }"})
             assert r.status_code == 200 and r.json()["boolean"] is True
+            assert endpoint.ready_workers() == 2, "the query used a warm worker, none was added"
     finally:
         service.close()
+
+
+class SlowBackend:
+    """A SPARQL backend whose warm-up lasts until the test releases it."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+        self.warming = threading.Event()
+
+    def warm(self) -> None:
+        self.warming.set()
+        self.release.wait(30)
+
+    def query(self, text: str, accept: str | None = None) -> tuple[str, str]:
+        return '{"head": {}, "boolean": true}', "application/sparql-results+json"
+
+    def close(self) -> None:
+        self.release.set()
+
+
+def test_the_app_serves_while_the_workers_warm(
+    lite_built: Built, lite_corpus: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A slow store (a rebuild, a loaded machine) never delays the server's start."""
+    service = RulingsService(
+        lite_built.artifact, Settings(data_dir=lite_built.data_dir, corpus_dir=lite_corpus)
+    )
+    backend = SlowBackend()
+    monkeypatch.setattr(service, "sparql_endpoint", lambda: backend)
+    try:
+        with TestClient(create_app(service), raise_server_exceptions=False) as client:
+            assert backend.warming.wait(30), "the warm-up started with the app"
+            assert client.get("/health").status_code == 200
+            assert client.get("/sparql", params={"query": "ASK {}"}).json()["boolean"] is True
+            assert client.app.state.sparql_warm.is_alive()  # type: ignore[attr-defined]
+            backend.release.set()
+    finally:
+        backend.close()
 
 
 def test_a_missing_store_in_an_existing_build_is_rebuilt_at_start(

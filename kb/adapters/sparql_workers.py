@@ -42,6 +42,7 @@ from kb.linked_data.sparql import (
     MalformedQuery,
     NotAcceptable,
     QueryRefused,
+    QueryTooLarge,
     QueryStopped,
     SparqlError,
     TooManyResults,
@@ -187,6 +188,8 @@ def _answer(
         return ("error", "not-acceptable", (exc.accept, exc.offers))
     except TooManyResults as exc:
         return ("error", "too-many", (exc.limit,))
+    except QueryTooLarge as exc:
+        return ("error", "too-large", (str(exc),))
     except QueryRefused as exc:
         return ("error", "refused", (str(exc),))
     except SparqlError as exc:
@@ -201,9 +204,10 @@ REPLY_ERRORS: dict[str, type[KBError]] = {
     "malformed": MalformedQuery,
     "not-acceptable": NotAcceptable,
     "too-many": TooManyResults,
+    "too-large": QueryTooLarge,
     "refused": QueryRefused,
     "invalid": SparqlError,
-    EXHAUSTED: QueryRefused,
+    EXHAUSTED: QueryTooLarge,
 }
 
 
@@ -308,7 +312,7 @@ class SparqlEndpoint:
             reply: tuple[Any, ...] = worker.conn.recv()
         except (EOFError, OSError):
             worker.process.join(1)
-            raise QueryRefused(
+            raise QueryTooLarge(
                 f"the query stopped its worker (exit code {worker.process.exitcode}): "
                 "it probably needs more memory than a query may use"
             ) from None
