@@ -10,6 +10,7 @@ import random
 from collections.abc import Iterator
 
 from kb.model import Fact, Node
+from kb.presentation.quiz_checks import distinct, giveaway
 from kb.presentation.quiz_model import YES_NO, Option, Question, key_of, lettered
 from kb.presentation.quiz_sources import Sources, clean
 
@@ -146,6 +147,8 @@ def capability_questions(src: Sources) -> Iterator[Question]:
             continue
         qid = f"capability:{capability}:{card}"
         names = [src.name(src.kg.node(c)) for c in [card, *random.Random(qid).sample(others, 3)]]
+        if not distinct(names) or giveaway([label(src, capability)], names, names[0]):
+            continue
         options = lettered(names, qid)
         yield Question(
             id=qid,
@@ -204,7 +207,7 @@ def _speed_question(
 ) -> Question:
     qid = f"speed:{subject}"
     name = src.name(src.kg.node(subject))
-    what = name if subject == kind else f"{name}, um(a) {label(src, kind)}"
+    what = name if subject == kind else f"{name} ({label(src, kind)})"
     return Question(
         id=qid,
         kind="multiple-choice",
