@@ -7,8 +7,10 @@ curated card data is used for what a card is (its type) and for distractors.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 
+from kb.ids import fold
 from kb.model import Fact, Node
 from kb.presentation.quiz_checks import distinct, giveaway
 from kb.presentation.quiz_model import YES_NO, Option, Question, key_of, lettered
@@ -17,6 +19,9 @@ from kb.presentation.quiz_sources import Sources, clean
 INHERENT = "concept/inherent-special-summon"
 NON_INHERENT = "concept/non-inherent-special-summon"
 _SUMMON_OPTIONS = (Option("inherent", "Inerente"), Option("non-inherent", "Não-inerente"))
+# A list headed "cards that summon monsters: …" names what performs the summon, not what is
+# summoned ("Monster Reborn" is no monster): its question asks of the summon it makes.
+_PERFORMS = re.compile(r"\b(que|quem) (invoque|invoquem|invoca|invocam)\b")
 _SPEEDS = ("concept/spell-speed-1", "concept/spell-speed-2", "concept/spell-speed-3")
 # predicate -> (positive predicate it answers, question template, answer)
 _YES_NO_FACTS: dict[str, tuple[str, str, str]] = {
@@ -67,6 +72,8 @@ def summon_questions(src: Sources) -> Iterator[Question]:
         if len(kinds[subject]) != 1 or source is None or f.object not in (INHERENT, NON_INHERENT):
             continue
         name = src.name(src.kg.node(subject))
+        header = fold((source.text or "").split(":")[0])
+        whose = f"feita por {name}" if _PERFORMS.search(header) else f"de {name}"
         answer = "inherent" if f.object == INHERENT else "non-inherent"
         listed = src.where(source)
         note = " (listado entre as exceções)" if f.props.get("exception") else ""
@@ -77,7 +84,7 @@ def summon_questions(src: Sources) -> Iterator[Question]:
             family="summon",
             format=src.format_of(source),
             topics=src.topics(source, "summon"),
-            prompt=f"Segundo as regras, a Invocação-Especial de {name} é inerente ou não-inerente?",
+            prompt=f"Segundo as regras, a Invocação-Especial {whose} é inerente ou não-inerente?",
             context=None,
             statement=None,
             options=_SUMMON_OPTIONS,
