@@ -35,7 +35,6 @@ from kb.linked_data.rdf import namespaces, vocabulary
 from kb.linked_data.sparql import (
     EndpointBusy,
     QueryTooLarge,
-    SparqlError,
     declared_prefixes,
     negotiate,
     parse_accept,

@@ -12,8 +12,9 @@
   other routes stay free however many SPARQL requests queue up.
 - `GET /vocab`: the vocabulary as HTML (default) or Turtle / JSON-LD.
 HEAD is answered on every GET route here, like GET without the body. The SPARQL workers are
-started when the app starts (its lifespan) in a background thread, so the server answers at once
-and a query sent before they are ready waits for the first one.
+started when the app starts (its lifespan) in a background thread; the start waits for them up to
+WARM_WAIT seconds (so the first query is as fast as the rest), never longer (a store rebuild or a
+loaded machine does not hold the server back: a query sent meanwhile waits for the first worker).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from html import escape
 from typing import Annotated, Any, TypeVar
 from urllib.parse import parse_qs
 
+import anyio
 from fastapi import FastAPI, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from rdflib import RDF, RDFS, Graph, URIRef
@@ -68,6 +70,7 @@ DATASET_PARAMS = (
     "using-named-graph-uri",
 )
 FORM = "application/x-www-form-urlencoded"
+WARM_WAIT = 2.0  # seconds the app's start waits for the SPARQL workers (then they finish behind)
 SPARQL_REQUESTS = 16  # SPARQL requests one app answers or holds waiting for a worker at once
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -184,8 +187,9 @@ def warm_endpoint(service: RulingsService) -> None:
 
 def warm_with_the_app(app: FastAPI, service: RulingsService) -> None:
     """Start the SPARQL workers when the app starts, in a background thread (`app.state.
-    sparql_warm`): the server answers at once, however long the store takes to open or rebuild,
-    and a query sent meanwhile waits for the first ready worker instead of starting its own."""
+    sparql_warm`) that the start waits for up to WARM_WAIT seconds: usually the first query finds
+    them ready; a slow store (a rebuild) never holds the server back, and a query sent before
+    they are ready waits for the first one instead of starting its own."""
     outer = app.router.lifespan_context
 
     @asynccontextmanager
@@ -195,6 +199,7 @@ def warm_with_the_app(app: FastAPI, service: RulingsService) -> None:
         )
         app.state.sparql_warm = warm
         warm.start()
+        await anyio.to_thread.run_sync(warm.join, WARM_WAIT)
         async with outer(app_) as state:
             yield state
 

@@ -42,8 +42,8 @@ from kb.linked_data.sparql import (
     MalformedQuery,
     NotAcceptable,
     QueryRefused,
-    QueryTooLarge,
     QueryStopped,
+    QueryTooLarge,
     SparqlError,
     TooManyResults,
 )
@@ -332,6 +332,11 @@ class SparqlEndpoint:
                     self._busy += 1
                     break
                 remaining = deadline - time.monotonic()
+                if remaining <= 0 and self._busy == 0 and self._starting:
+                    raise EndpointBusy(
+                        "the SPARQL workers are still starting (the server has just started); "
+                        "try again in a moment"
+                    )
                 if remaining <= 0:
                     raise EndpointBusy(
                         f"every SPARQL worker stayed busy for {self.timeout:g} s; try again later"

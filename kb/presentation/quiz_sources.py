@@ -7,7 +7,6 @@ fixed order, so the question bank (and every question id) is the same on every b
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
