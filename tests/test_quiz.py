@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from tests_support import REPO  # type: ignore[import-not-found]
 from typer.testing import CliRunner
 
 from api.app import create_app
 from api.cli import app as cli_app
 from api.terminal_quiz import run_quiz
+from bench.quiz_sample import SEED, SIZE
 from kb.errors import InvalidQuery
 from kb.graph import KnowledgeGraph
 from kb.presentation.polarity import flip, negations
@@ -435,3 +438,16 @@ def test_flipped_statements_keep_their_subject(bank: QuestionBank) -> None:
             assert {w.casefold().strip("-") for w in removed + added} <= {"não", "mais"} | {
                 w.casefold().strip("-") for w in original[:1] + flipped[:1]
             }, q.id
+
+
+def test_the_reviewed_sample_is_the_current_one(bank: QuestionBank) -> None:
+    """docs/quiz-review.md reviews `sample(100, 13)`: a generator change that alters the sample
+    must come with a new review."""
+    review = (REPO / "docs" / "quiz-review.md").read_text("utf-8")
+    reviewed = re.findall(
+        r"^\| (\d+) \| `([^`]+)` \| [a-z-]+ · [a-z]+ \| (ok|faulty) \|", review, re.M
+    )
+    assert [int(n) for n, _, _ in reviewed] == list(range(1, SIZE + 1))
+    assert [q.id for q in bank.sample(SIZE, SEED)] == [qid for _, qid, _ in reviewed]
+    assert sum(verdict == "faulty" for _, _, verdict in reviewed) < 3
+    assert f"--seed {SEED} --n {SIZE}" in review
