@@ -34,7 +34,7 @@ from kb.config import Settings
 from kb.linked_data.rdf import namespaces, vocabulary
 from kb.linked_data.sparql import (
     EndpointBusy,
-    SparqlError,
+    QueryTooLarge,
     declared_prefixes,
     negotiate,
     parse_accept,
@@ -220,6 +220,15 @@ def test_graph_results_use_the_declared_prefixes(client: TestClient) -> None:
     assert jsonld["@context"]["ygo"] == str(VOC) and "skos:prefLabel" in json.dumps(jsonld)
     described = client.get("/sparql", params={"query": f"DESCRIBE <{RES['card/jinzo']}>"}).text
     assert "ygo:Card" in described and "ns1:" not in described
+    for query in (construct, f"DESCRIBE <{RES['card/jinzo']}>"):
+        xml = client.get(
+            "/sparql", params={"query": query}, headers={"accept": "application/rdf+xml"}
+        ).text
+        assert f'xmlns:ygo="{VOC}"' in xml and "<skos:prefLabel" in xml and "ns1" not in xml
+        described_ld = client.get(
+            "/sparql", params={"query": query}, headers={"accept": "application/ld+json"}
+        ).text
+        assert '"ygo": "' in described_ld and "ns1" not in described_ld
 
 
 def test_construct_and_describe_are_graphs(client: TestClient) -> None:
@@ -305,15 +314,19 @@ def test_update_requests_are_refused(client: TestClient) -> None:
         ("SELECT * FROM NAMED <http://127.0.0.1:9/g> WHERE { ?s ?p ?o }", 422, "FROM"),
         ("SELECT * WHERE { GRAPH ?g { ?s ?p ?o } }", 422, "GRAPH"),
         ("SELECT * WHERE { ?s nope:p ?o }", 400, "prefix"),
-        ("SELECT * WHERE { ?s ?p ?o }", 422, "more than 10000 results (sparql_max_results)"),
-        ("CONSTRUCT WHERE { ?s ?p ?o }", 422, "more than 10000 results (sparql_max_results)"),
+        ("SELECT * WHERE { ?s ?p ?o }", 503, "more than 10000 results (sparql_max_results)"),
+        ("CONSTRUCT WHERE { ?s ?p ?o }", 503, "more than 10000 results (sparql_max_results)"),
+        ("DESCRIBE ?s WHERE { ?s ?p ?o }", 503, "more than 10000 results (sparql_max_results)"),
     ],
 )
 def test_queries_reaching_outside_or_too_big_are_refused(
     client: TestClient, query: str, status: int, needle: str
 ) -> None:
-    """400 only for what is malformed; a well-formed query the endpoint will not run is a 422."""
-    assert needle in error(client.get("/sparql", params={"query": query}), status)["error"]
+    """400 only for what is malformed; a well-formed query the endpoint will not run is a 422;
+    one past the size bound a 503 without Retry-After (retrying the same query cannot help)."""
+    r = client.get("/sparql", params={"query": query})
+    assert needle in error(r, status)["error"]
+    assert "retry-after" not in r.headers
 
 
 def test_nothing_is_ever_fetched(client: TestClient) -> None:
@@ -444,7 +457,7 @@ def test_a_query_past_the_memory_cap_fails_cleanly(built: Built) -> None:
     endpoint = SparqlEndpoint(store, 30.0, 10, prefixes, workers=1, memory=64 << 20)
     try:
         start = time.monotonic()
-        with pytest.raises(SparqlError, match="more memory"):
+        with pytest.raises(QueryTooLarge, match="more memory"):
             endpoint.query("SELECT * { ?a ?b ?c . ?d ?e ?f } ORDER BY ?a LIMIT 1")
         assert time.monotonic() - start < 20
         body, _ = endpoint.query("ASK { ?s ?p ?o }")
@@ -547,7 +560,7 @@ def test_openapi_lists_the_linked_data_routes(client: TestClient) -> None:
     for operation in paths["/sparql"].values():
         statuses = operation["responses"]
         assert {"200", "400", "406", "422", "503"} <= set(statuses)
-        assert "sparql_max_results" in statuses["422"]["description"]
+        assert "sparql_max_results" in statuses["503"]["description"]
         assert "Retry-After" in statuses["503"]["description"]
         assert "text/tab-separated-values" in statuses["200"]["content"]
         assert "truncated" in operation["description"]

@@ -11,6 +11,7 @@ import sys
 import tempfile
 import textwrap
 import threading
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,6 +23,7 @@ from rdflib.namespace import SKOS
 from tests_support import REPO  # type: ignore[import-not-found]
 
 from api.app import create_app
+from api.routes import linked_data
 from kb.adapters.oxigraph_store import (
     META,
     ensure_store,
@@ -34,6 +36,7 @@ from kb.adapters.oxigraph_store import (
 from kb.config import Settings
 from kb.linked_data.rdf import namespaces
 from kb.linked_data.sparql import (
+    EndpointBusy,
     MalformedQuery,
     QueryRefused,
     SparqlError,
@@ -206,18 +209,61 @@ def test_the_build_writes_the_store_with_every_triple(
     assert stored == exported, "the store holds exactly the RDF export's triples"
 
 
-def test_workers_are_ready_when_the_app_has_started(built: Built) -> None:
-    """No timing: the app's start opens the store and starts every worker before any request."""
-    settings = Settings(data_dir=built.data_dir, corpus_dir=REPO / "corpus")
-    service = RulingsService(built.artifact, settings)
+def test_workers_are_started_with_the_app(lite_built: Built, lite_corpus: Path) -> None:
+    """No timing: the app's start opens the store and starts every worker in the background."""
+    settings = Settings(data_dir=lite_built.data_dir, corpus_dir=lite_corpus)
+    service = RulingsService(lite_built.artifact, settings)
     try:
         with TestClient(create_app(service), raise_server_exceptions=False) as client:
+            warm = client.app.state.sparql_warm  # type: ignore[attr-defined]
+            warm.join(60)
+            assert not warm.is_alive()
             endpoint = service.sparql_endpoint()
             assert endpoint.ready_workers() == endpoint.workers == 2  # type: ignore[attr-defined]
             r = client.get("/sparql", params={"query": "ASK { ?c a ygo:Card }"})
             assert r.status_code == 200 and r.json()["boolean"] is True
+            assert endpoint.ready_workers() == 2, "the query used a warm worker, none was added"
     finally:
         service.close()
+
+
+class SlowBackend:
+    """A SPARQL backend whose warm-up lasts until the test releases it."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+        self.warming = threading.Event()
+
+    def warm(self) -> None:
+        self.warming.set()
+        self.release.wait(30)
+
+    def query(self, text: str, accept: str | None = None) -> tuple[str, str]:
+        return '{"head": {}, "boolean": true}', "application/sparql-results+json"
+
+    def close(self) -> None:
+        self.release.set()
+
+
+def test_the_app_serves_while_the_workers_warm(
+    lite_built: Built, lite_corpus: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A slow store (a rebuild, a loaded machine) delays the server's start by WARM_WAIT at most."""
+    service = RulingsService(
+        lite_built.artifact, Settings(data_dir=lite_built.data_dir, corpus_dir=lite_corpus)
+    )
+    backend = SlowBackend()
+    monkeypatch.setattr(service, "sparql_endpoint", lambda: backend)
+    monkeypatch.setattr(linked_data, "WARM_WAIT", 0.05)
+    try:
+        with TestClient(create_app(service), raise_server_exceptions=False) as client:
+            assert backend.warming.wait(30), "the warm-up started with the app"
+            assert client.get("/health").status_code == 200
+            assert client.get("/sparql", params={"query": "ASK {}"}).json()["boolean"] is True
+            assert client.app.state.sparql_warm.is_alive()  # type: ignore[attr-defined]
+            backend.release.set()
+    finally:
+        backend.close()
 
 
 def test_a_missing_store_in_an_existing_build_is_rebuilt_at_start(
@@ -289,3 +335,24 @@ def test_sparql_reaches_only_the_graph_it_was_given() -> None:
     store.add(ox.Quad(ox.NamedNode("urn:a"), ox.NamedNode("urn:b"), ox.Literal("c")))
     body, _ = execute(store, "ASK { <file:///etc/passwd> ?p ?o }", None, 10, PREFIXES)
     assert json.loads(body)["boolean"] is False
+
+
+def test_a_query_before_the_workers_are_up_says_so(lite_built: Built) -> None:
+    """A query that outwaits its bound while the workers start is told they are starting."""
+    from kb.adapters.sparql_workers import SparqlEndpoint
+
+    store = store_dir(lite_built.artifact.path, BASE) / "store"
+    endpoint = SparqlEndpoint(store, 0.001, 10, declared_prefixes(BASE), workers=1)
+    warm = threading.Thread(target=endpoint.warm)
+    try:
+        warm.start()
+        while endpoint._starting == 0 and not endpoint.ready_workers():
+            time.sleep(0.001)  # until the warm-up has counted the worker it starts
+        assert endpoint._starting == 1, "the worker is still starting (a spawn takes far longer)"
+        with pytest.raises(EndpointBusy, match="still starting"):
+            endpoint.query("ASK {}")
+        warm.join(60)
+        endpoint.timeout = 30.0
+        assert json.loads(endpoint.query("ASK {}")[0])["boolean"] is True
+    finally:
+        endpoint.close()

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from tests_support import REPO  # type: ignore[import-not-found]
 from typer.testing import CliRunner
 
 from api.app import create_app
 from api.cli import app as cli_app
 from api.terminal_quiz import run_quiz
+from bench.quiz_sample import SEED, SIZE
 from kb.errors import InvalidQuery
 from kb.graph import KnowledgeGraph
 from kb.presentation.polarity import flip, negations
@@ -328,3 +331,123 @@ def test_claims_are_true_false_questions_keyed_by_holds(
         assert q.answer == ("true" if claim.props["holds"] else "false")
         assert q.statement == claim.label_pt and q.citation.text == claim.text
     assert {q.answer for q in claims} == {"true", "false"}
+
+
+# --- fairness rules (kb/presentation/quiz_checks.py) ------------------------------------------
+def test_a_statement_holding_in_several_steps_is_detected() -> None:
+    from kb.presentation.quiz_checks import holds_in_several
+
+    assert holds_in_several("Efeitos de Virar NÃO são ativados ainda.", [])  # an absence
+    later = ["Uma única corrente manual é construída. Correntes adicionais são construídas."]
+    assert holds_in_several("Uma única corrente manual pode ser construída nesta sub-etapa.", later)
+    assert not holds_in_several("Efeitos de Virar ativam e formam uma corrente agora.", later)
+
+
+def test_no_damage_step_question_is_keyed_by_a_statement_of_several_substeps(
+    bank: QuestionBank, kg: KnowledgeGraph
+) -> None:
+    from kb.presentation.quiz_checks import holds_in_several
+
+    questions = [q for q in bank.questions if q.family == "damage-step"]
+    assert len(questions) >= 5
+    substeps = [s for s in kg.of_type("Step") if s.props.get("kind") == "damage-substep"]
+    texts = {s.id: [kg.node(c).text or "" for c in kg.children(s.id)] for s in substeps}
+    for q in questions:
+        assert not negations(q.citation.text), q.id
+        home = kg.node(q.citation.id).parent
+        elsewhere = [t for sid, ts in texts.items() if sid != home for t in ts]
+        assert not holds_in_several(q.citation.text, elsewhere), q.id
+    ids = {q.id for q in questions}
+    assert "damage-step:edison/rule-08/substep-02/p-02" not in ids  # "NÃO são ativados ainda"
+    assert "damage-step:edison/rule-08/substep-04/p-04" not in ids  # also in sub-steps 5-7
+    assert "damage-step:edison/rule-08/substep-06/p-04" in ids  # Flip effects: sub-step 6 only
+
+
+def test_giveaways_are_detected() -> None:
+    from kb.presentation.quiz_checks import fair_options, giveaway
+
+    names = ["Começo da Etapa de Dano", "Antes do Cálculo de Dano", "Final da Etapa de Dano"]
+    shown = ['Efeitos que disparam "no começo da Etapa de Dano" ativam agora.']
+    assert giveaway(shown, names, names[0]) == {"comec"}
+    assert fair_options(names[0], names[1:], shown, "seed") is None
+    # a distractor sharing the prompt's word with the key makes the question fair
+    steps = ["Durante o Cálculo de Dano", "Final da Etapa de Dano", "Depois do Cálculo de Dano"]
+    chosen = fair_options(steps[0], steps[1:], ["Antes do Cálculo de Dano"], "s", k=1)
+    assert chosen == ["Durante o Cálculo de Dano", "Depois do Cálculo de Dano"]
+
+
+def test_no_multiple_choice_prompt_gives_its_key_away(bank: QuestionBank) -> None:
+    from kb.presentation.quiz_checks import distinct, giveaway
+
+    lettered = [q for q in bank.questions if q.family in ("order", "damage-step", "capability")]
+    assert len(lettered) >= 25
+    for q in lettered:
+        texts = [o.text for o in q.options]
+        assert distinct(texts) and len(texts) >= 3, q.id
+        key = q.option(q.answer).text
+        shown = [q.statement or ""]  # (the rule's title, "Os 7 Tempos …", counts; not a clue)
+        if q.family == "capability":
+            shown = [q.prompt]
+        elif q.family == "order" and "«" in q.prompt:
+            shown.append(q.prompt.split("«", 1)[1].rsplit("»", 1)[0])
+        common = {"efeit", "ativ", "agor", "dan", "etap", "sub", "batalh", "monstr"}
+        assert not giveaway(shown, texts, key, common), q.id
+
+
+def test_true_false_statements_name_their_subject(bank: QuestionBank) -> None:
+    from kb.presentation.quiz_checks import lacks_subject
+
+    assert lacks_subject("-NÃO PODEM ser negados por cartas como Saber Hole")
+    assert lacks_subject("Se o efeito for de um monstro, pode ser negado com Divine Wrath.")
+    assert not lacks_subject("Efeitos de Virar ativam agora.")
+    verb_first = [
+        q for q in bank.questions if q.family == "statement" and lacks_subject(q.citation.text)
+    ]
+    assert verb_first, "the special-summon rule lists open with their verb"
+    for q in verb_first:
+        assert q.context, q.id
+    q = bank.by_id["tf:rulings/special-summon/non-inherent/rules/p-01:s0:false"]
+    assert q.context == "Invocações-Especiais não-inerentes"
+    assert q.statement == "PODEM ser negados por cartas como Saber Hole ou Thunder King Rai-oh"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Efeitos de Virar NÃO são ativados ainda.",  # "not yet": removing não is no opposite
+        'Se "Tempestade Pesada" for usada, "Armadilha Falsa" não pode evitar, mas "Escudo" pode.',
+        "No Formato Edison, isto pode ocorrer, enquanto no formato atual geralmente não é o caso.",
+    ],
+)
+def test_flips_that_would_give_themselves_away_are_not_made(sentence: str) -> None:
+    assert flip(sentence) is None
+
+
+def test_flipped_statements_keep_their_subject(bank: QuestionBank) -> None:
+    """A flip adds or removes one `não` (and a `mais`): every other word stays."""
+    for q in bank.questions:
+        if q.family == "statement" and q.answer == "false":
+            original = q.citation.text.split()
+            flipped = (q.statement or "").split()
+            removed = [w for w in original if w not in flipped]
+            added = [w for w in flipped if w not in original]
+            assert original[:1] == flipped[:1] or {w.casefold() for w in removed + added} & {
+                "não",
+                "-não",
+            }, q.id
+            assert {w.casefold().strip("-") for w in removed + added} <= {"não", "mais"} | {
+                w.casefold().strip("-") for w in original[:1] + flipped[:1]
+            }, q.id
+
+
+def test_the_reviewed_sample_is_the_current_one(bank: QuestionBank) -> None:
+    """docs/quiz-review.md reviews `sample(100, 13)`: a generator change that alters the sample
+    must come with a new review."""
+    review = (REPO / "docs" / "quiz-review.md").read_text("utf-8")
+    reviewed = re.findall(
+        r"^\| (\d+) \| `([^`]+)` \| [a-z-]+ · [a-z]+ \| (ok|faulty) \|", review, re.M
+    )
+    assert [int(n) for n, _, _ in reviewed] == list(range(1, SIZE + 1))
+    assert [q.id for q in bank.sample(SIZE, SEED)] == [qid for _, qid, _ in reviewed]
+    assert sum(verdict == "faulty" for _, _, verdict in reviewed) < 3
+    assert f"--seed {SEED} --n {SIZE}" in review

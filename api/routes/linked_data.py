@@ -6,13 +6,15 @@
 - `GET|HEAD|POST /sparql`: the SPARQL 1.1 protocol (query only) answered by Oxigraph (the
   build's store, or YGO_SPARQL_ENDPOINT); results as SPARQL JSON (default), XML, CSV or TSV,
   graphs as Turtle (default), JSON-LD, N-Triples or RDF/XML with the declared prefixes. Statuses
-  (SPARQL_STATUS below): 400 malformed, 422 refused or too many results, 503 + Retry-After
-  stopped or busy. A query waits in the route's own thread pool (SparqlGate: at most
+  (SPARQL_STATUS below): 400 malformed, 422 refused, 503 too large (no Retry-After), 503 +
+  Retry-After stopped or busy. A query waits in the route's own thread pool (SparqlGate: at most
   SPARQL_REQUESTS answered or waiting, more → 503 at once), never in the shared one, so the
   other routes stay free however many SPARQL requests queue up.
 - `GET /vocab`: the vocabulary as HTML (default) or Turtle / JSON-LD.
 HEAD is answered on every GET route here, like GET without the body. The SPARQL workers are
-started with the app (its lifespan), so the first query is as fast as the rest.
+started when the app starts (its lifespan) in a background thread; the start waits for them up to
+WARM_WAIT seconds (so the first query is as fast as the rest), never longer (a store rebuild or a
+loaded machine does not hold the server back: a query sent meanwhile waits for the first worker).
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from kb.linked_data.sparql import (
     NotAcceptable,
     QueryRefused,
     QueryStopped,
+    QueryTooLarge,
     negotiate,
 )
 from kb.schemas import NodeView
@@ -68,6 +71,7 @@ DATASET_PARAMS = (
     "using-named-graph-uri",
 )
 FORM = "application/x-www-form-urlencoded"
+WARM_WAIT = 2.0  # seconds the app's start waits for the SPARQL workers (then they finish behind)
 SPARQL_REQUESTS = 16  # SPARQL requests one app answers or holds waiting for a worker at once
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -112,12 +116,12 @@ SPARQL_STATUS = {
     406: "No result format the Accept header allows: `available` lists them.",
     415: "POST with a content type other than application/sparql-query or a form.",
     422: "A well-formed query the endpoint will not run: SERVICE, FROM / FROM NAMED, GRAPH or "
-    "the dataset parameters (one closed default graph); more than `sparql_max_results` rows or "
-    "triples (the message names the limit: add a LIMIT; nothing is silently truncated); more "
-    "memory than a query may use; or a missing query.",
-    503: "Stopped after `sparql_timeout` seconds, or every worker busy, or too many waiting "
-    "requests: retry after the Retry-After header's seconds (a stopped query will stop again "
-    "unless narrowed).",
+    "the dataset parameters (one closed default graph); an evaluation error; or a missing query.",
+    503: "With Retry-After: stopped after `sparql_timeout` seconds, or every worker busy, or too "
+    "many waiting requests; retry after the header's seconds (a stopped query will stop again "
+    "unless narrowed). Without Retry-After: the result is past a bound, more than "
+    "`sparql_max_results` rows or triples or more memory than a query may use (the message "
+    "names it: add a LIMIT; nothing is silently truncated).",
 }
 SPARQL_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {
@@ -132,8 +136,8 @@ SPARQL_DESCRIPTION = (
     "A read-only SPARQL 1.1 query (the protocol's query operation) over the knowledge base, "
     "answered by Oxigraph. The prefixes `ygo: kb: skos: dcterms: prov: rdf: rdfs: xsd: owl:` are "
     "predeclared. Bounds: `sparql_timeout` seconds (then 503 with Retry-After), "
-    "`sparql_max_results` rows or triples (then 422 naming the limit: results are never silently "
-    f"truncated), at most {SPARQL_REQUESTS} requests answered or waiting (then 503). HEAD answers "
+    "`sparql_max_results` rows or triples (then 503 without Retry-After, naming the limit: "
+    f"results are never silently truncated), at most {SPARQL_REQUESTS} requests answered or waiting (then 503). HEAD answers "
     "like GET without the body."
 )
 
@@ -186,16 +190,29 @@ class SparqlGate:
             self._pending -= 1
 
 
+def warm_endpoint(service: RulingsService) -> None:
+    """Open (or rebuild) the SPARQL store and start its workers; never raises."""
+    try:
+        service.sparql_endpoint().warm()
+    except Exception:  # never a failed start: the first query will try again
+        log.exception("the SPARQL endpoint could not be prepared")
+
+
 def warm_with_the_app(app: FastAPI, service: RulingsService) -> None:
-    """Open the SPARQL store and start its workers when the app starts (before any request)."""
+    """Start the SPARQL workers when the app starts, in a background thread (`app.state.
+    sparql_warm`) that the start waits for up to WARM_WAIT seconds: usually the first query finds
+    them ready; a slow store (a rebuild) never holds the server back, and a query sent before
+    they are ready waits for the first one instead of starting its own."""
     outer = app.router.lifespan_context
 
     @asynccontextmanager
     async def lifespan(app_: Any) -> AsyncIterator[Any]:
-        try:
-            await anyio.to_thread.run_sync(lambda: service.sparql_endpoint().warm())
-        except Exception:  # never a failed start: the first query will try again
-            log.exception("the SPARQL endpoint could not be prepared")
+        warm = threading.Thread(
+            target=warm_endpoint, args=(service,), name="sparql-warm", daemon=True
+        )
+        app.state.sparql_warm = warm
+        warm.start()
+        await anyio.to_thread.run_sync(warm.join, WARM_WAIT)
         async with outer(app_) as state:
             yield state
 
@@ -282,8 +299,9 @@ POST_BODY = {
 
 def install_error_handlers(app: FastAPI, retry_after: int = 1) -> None:
     """The SPARQL statuses (SPARQL_STATUS): 400 with the position for MalformedQuery (other
-    SparqlErrors are 400 through the KBError handler), 406, 422 for QueryRefused, 503 with
-    Retry-After for EndpointBusy (1 s) and QueryStopped (`retry_after` s)."""
+    SparqlErrors are 400 through the KBError handler), 406, 422 for QueryRefused, 503 without
+    Retry-After for QueryTooLarge, 503 with Retry-After for EndpointBusy (1 s) and QueryStopped
+    (`retry_after` s)."""
 
     @app.exception_handler(NotAcceptable)
     async def _not_acceptable(_: Request, exc: NotAcceptable) -> JSONResponse:
@@ -300,6 +318,10 @@ def install_error_handlers(app: FastAPI, retry_after: int = 1) -> None:
         response = envelope(503, str(exc))
         response.headers["Retry-After"] = str(retry_after)
         return response
+
+    @app.exception_handler(QueryTooLarge)
+    async def _too_large(_: Request, exc: QueryTooLarge) -> JSONResponse:
+        return envelope(503, str(exc))
 
     @app.exception_handler(QueryRefused)
     async def _refused(_: Request, exc: QueryRefused) -> JSONResponse:

@@ -43,6 +43,7 @@ from kb.linked_data.sparql import (
     NotAcceptable,
     QueryRefused,
     QueryStopped,
+    QueryTooLarge,
     SparqlError,
     TooManyResults,
 )
@@ -187,6 +188,8 @@ def _answer(
         return ("error", "not-acceptable", (exc.accept, exc.offers))
     except TooManyResults as exc:
         return ("error", "too-many", (exc.limit,))
+    except QueryTooLarge as exc:
+        return ("error", "too-large", (str(exc),))
     except QueryRefused as exc:
         return ("error", "refused", (str(exc),))
     except SparqlError as exc:
@@ -201,9 +204,10 @@ REPLY_ERRORS: dict[str, type[KBError]] = {
     "malformed": MalformedQuery,
     "not-acceptable": NotAcceptable,
     "too-many": TooManyResults,
+    "too-large": QueryTooLarge,
     "refused": QueryRefused,
     "invalid": SparqlError,
-    EXHAUSTED: QueryRefused,
+    EXHAUSTED: QueryTooLarge,
 }
 
 
@@ -308,7 +312,7 @@ class SparqlEndpoint:
             reply: tuple[Any, ...] = worker.conn.recv()
         except (EOFError, OSError):
             worker.process.join(1)
-            raise QueryRefused(
+            raise QueryTooLarge(
                 f"the query stopped its worker (exit code {worker.process.exitcode}): "
                 "it probably needs more memory than a query may use"
             ) from None
@@ -328,6 +332,11 @@ class SparqlEndpoint:
                     self._busy += 1
                     break
                 remaining = deadline - time.monotonic()
+                if remaining <= 0 and self._busy == 0 and self._starting:
+                    raise EndpointBusy(
+                        "the SPARQL workers are still starting (the server has just started); "
+                        "try again in a moment"
+                    )
                 if remaining <= 0:
                     raise EndpointBusy(
                         f"every SPARQL worker stayed busy for {self.timeout:g} s; try again later"

@@ -9,7 +9,9 @@ request and its algebra (never a regex); `choose_writer` negotiates the result's
 
 Status codes (the edges translate): MalformedQuery and the other plain SparqlErrors (updates,
 unknown prefixes) are 400; QueryRefused (a well-formed query this endpoint will not run) is 422;
-QueryStopped and EndpointBusy are 503 with Retry-After; NotAcceptable is 406.
+QueryTooLarge (past the row / triple or memory bound) is 503 without Retry-After (the same query
+fails again: it must be narrowed); QueryStopped and EndpointBusy are 503 with Retry-After;
+NotAcceptable is 406.
 """
 
 from __future__ import annotations
@@ -84,11 +86,17 @@ class MalformedQuery(SparqlError):
 
 
 class QueryRefused(SparqlError):
-    """A well-formed query this endpoint will not run or could not finish (HTTP 422)."""
+    """A well-formed query this endpoint will not run (SERVICE, FROM, GRAPH…) or whose
+    evaluation failed on its own terms (a type error…): HTTP 422."""
 
 
-class TooManyResults(QueryRefused):
-    """A result with more rows or triples than `sparql_max_results` (HTTP 422)."""
+class QueryTooLarge(SparqlError):
+    """A query past the endpoint's size bounds (rows or triples, memory): HTTP 503, no
+    Retry-After, since only a narrower query (a LIMIT) gets an answer."""
+
+
+class TooManyResults(QueryTooLarge):
+    """A result with more rows or triples than `sparql_max_results` (HTTP 503)."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit

@@ -5,7 +5,11 @@ A sentence flips only when the change is unambiguous:
   ("… não pode ativar …" → "… pode ativar …");
 - or it has no negation, no quantifier (apenas, só, qualquer, todos …) and exactly one modal or
   copula (pode, podem, é, são, será, vai …) outside a subordinate clause, and `não` is inserted
-  before it.
+  before it;
+- and never when the sentence contrasts two clauses (mas, porém …: flipping one side leaves a
+  contrast between two equal claims, which gives the flip away) or, for a removal, when the
+  negation is one of time or degree ("não … ainda" is "not yet"; "geralmente não" is a hedge):
+  removing the `não` would not state the opposite.
 The flipped sentence states the opposite of the document's sentence, so it is false.
 """
 
@@ -21,22 +25,26 @@ _E = r"(?![\w-])"  # word end (a hyphen continues the word: "não-inerente" is n
 _NEGATION = FLIP_NEGATORS
 # Negation words that do not negate the sentence: "a não ser" (unless), "ou não" (or not).
 _NOT_NEGATION = re.compile(r"\ba não ser\b|\bou não\b|\(mas não [^)]*\)", re.IGNORECASE)
-_VERBS = (
+VERBS = (
     "pode|podem|poderá|poderão|poderia|é|são|será|serão|foi|vai|irá|irão|está|estão|tem|têm|"
     "terá|ativa|ativam|ativará|aplica|aplicam|inicia|iniciam|destrói|destroem|permite|permitirá|"
     "afeta|afetam|afetará|conta|contam|compra|deve|devem|causa|gera"
 )
 _REMOVABLE = re.compile(
-    _W + r"(não|NÃO)\s+(" + _VERBS + r")" + _E + r"(\s+mais" + _E + ")?", re.IGNORECASE
+    _W + r"(não|NÃO)\s+(" + VERBS + r")" + _E + r"(\s+mais" + _E + ")?", re.IGNORECASE
 )
 _INSERTABLE = re.compile(
     _W + r"(pode|podem|poderá|poderão|é|são|será|serão|vai|irá|deve|devem)" + _E, re.IGNORECASE
 )
 _QUANTIFIER = re.compile(
     _W + r"(apenas|só|somente|qualquer|quaisquer|sempre|também|todos|todas|todo|toda|ambos|ambas|"
-    r"cada|máximo|mínimo|independente|exceto|incluindo|ainda|mesmo|mesma|mesmos|mesmas)" + _E,
+    r"cada|máximo|mínimo|independente|exceto|incluindo|ainda|mesmo|mesma|mesmos|mesmas|"
+    r"geralmente|normalmente)" + _E,
     re.IGNORECASE,
 )
+# A contrast inside the sentence ("X pode, mas Y não pode"), and negations of time or degree.
+_CONTRAST = re.compile(r"\s(mas|porém|contudo|todavia)" + _E, re.IGNORECASE)
+_HEDGE = re.compile(_W + r"(ainda|geralmente|normalmente|nem)" + _E, re.IGNORECASE)
 # A subordinate clause before the insertion site: "quando X é …", "que Y pode …" are not the claim.
 _SUBORDINATE = re.compile(
     _W + r"(quando|quanto|quantos|quantas|enquanto|porque|cujo|cuja|caso|que)" + _E, re.IGNORECASE
@@ -59,10 +67,12 @@ def negations(sentence: str) -> list[str]:
 
 def flip(sentence: str) -> Flip | None:
     """The sentence with its polarity flipped in one controlled place, or None."""
+    if _CONTRAST.search(sentence):
+        return None
     found = negations(sentence)
     if len(found) == 1:
         sites = list(_REMOVABLE.finditer(sentence))
-        if len(sites) != 1 or _NOT_NEGATION.search(sentence):
+        if len(sites) != 1 or _NOT_NEGATION.search(sentence) or _HEDGE.search(sentence):
             return None
         m = sites[0]
         text = sentence[: m.start()] + m.group(2) + sentence[m.end() :]

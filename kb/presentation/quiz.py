@@ -96,6 +96,11 @@ class QuestionBank:
             "questions": [question_json(q) for q in chosen],
         }
 
+    def sample(self, n: int, seed: int) -> list[Question]:
+        """`n` questions of every format and topic, as a quiz would draw them (no size cap): the
+        seeded sample docs/quiz-review.md reviews."""
+        return select(self.questions, n, seed)
+
     def check(self, answers: list[dict[str, Any]]) -> dict[str, Any]:
         """Grade answers `[{id, answer}]`, explaining every answer with its citation."""
         if not answers:

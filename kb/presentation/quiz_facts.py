@@ -7,15 +7,21 @@ curated card data is used for what a card is (its type) and for distractors.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 
+from kb.ids import fold
 from kb.model import Fact, Node
+from kb.presentation.quiz_checks import distinct, giveaway
 from kb.presentation.quiz_model import YES_NO, Option, Question, key_of, lettered
 from kb.presentation.quiz_sources import Sources, clean
 
 INHERENT = "concept/inherent-special-summon"
 NON_INHERENT = "concept/non-inherent-special-summon"
 _SUMMON_OPTIONS = (Option("inherent", "Inerente"), Option("non-inherent", "Não-inerente"))
+# A list headed "cards that summon monsters: …" names what performs the summon, not what is
+# summoned ("Monster Reborn" is no monster): its question asks of the summon it makes.
+_PERFORMS = re.compile(r"\b(que|quem) (invoque|invoquem|invoca|invocam)\b")
 _SPEEDS = ("concept/spell-speed-1", "concept/spell-speed-2", "concept/spell-speed-3")
 # predicate -> (positive predicate it answers, question template, answer)
 _YES_NO_FACTS: dict[str, tuple[str, str, str]] = {
@@ -66,6 +72,8 @@ def summon_questions(src: Sources) -> Iterator[Question]:
         if len(kinds[subject]) != 1 or source is None or f.object not in (INHERENT, NON_INHERENT):
             continue
         name = src.name(src.kg.node(subject))
+        header = fold((source.text or "").split(":")[0])
+        whose = f"feita por {name}" if _PERFORMS.search(header) else f"de {name}"
         answer = "inherent" if f.object == INHERENT else "non-inherent"
         listed = src.where(source)
         note = " (listado entre as exceções)" if f.props.get("exception") else ""
@@ -76,7 +84,7 @@ def summon_questions(src: Sources) -> Iterator[Question]:
             family="summon",
             format=src.format_of(source),
             topics=src.topics(source, "summon"),
-            prompt=f"Segundo as regras, a Invocação-Especial de {name} é inerente ou não-inerente?",
+            prompt=f"Segundo as regras, a Invocação-Especial {whose} é inerente ou não-inerente?",
             context=None,
             statement=None,
             options=_SUMMON_OPTIONS,
@@ -146,6 +154,8 @@ def capability_questions(src: Sources) -> Iterator[Question]:
             continue
         qid = f"capability:{capability}:{card}"
         names = [src.name(src.kg.node(c)) for c in [card, *random.Random(qid).sample(others, 3)]]
+        if not distinct(names) or giveaway([label(src, capability)], names, names[0]):
+            continue
         options = lettered(names, qid)
         yield Question(
             id=qid,
@@ -204,7 +214,7 @@ def _speed_question(
 ) -> Question:
     qid = f"speed:{subject}"
     name = src.name(src.kg.node(subject))
-    what = name if subject == kind else f"{name}, um(a) {label(src, kind)}"
+    what = name if subject == kind else f"{name} ({label(src, kind)})"
     return Question(
         id=qid,
         kind="multiple-choice",

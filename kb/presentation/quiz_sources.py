@@ -7,7 +7,6 @@ fixed order, so the question bank (and every question id) is the same on every b
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from kb.graph import KnowledgeGraph
 from kb.ids import fold
 from kb.model import Node
 from kb.presentation.polarity import flip
+from kb.presentation.quiz_checks import fair_options, holds_in_several, lacks_subject, words
 from kb.presentation.quiz_model import TRUE_FALSE, Citation, Question, key_of, lettered
 from kb.search.analysis import analyse
 from kb.text import Segment, sentences, trimmed
@@ -25,6 +25,8 @@ from kb.text import Segment, sentences, trimmed
 _MARKER = re.compile(r"^[•●\-–]?\s*(?:Exemplo\s+\d+(?:\s*\([^)]*\))?\s*:)?\s*")
 _STEP_PREFIX = re.compile(r"^[•●\-–]?\s*(?:Passo|Sub-etapa|Etapa)\s*\d+\s*[:\-–]\s*")
 _EXAMPLE_NOTE = re.compile(r"\(ex:[^)]*\)|\s+")
+# Headings that name no subject (a statement under "Regras:" takes the heading above it).
+_GENERIC_HEADINGS = frozenset({"regras", "regra", "rules", "exemplos", "exemplo", "examples"})
 _STATEMENT_KINDS = frozenset({"bullet", "list-item", "paragraph", "example", "table-row"})
 _SEMANTIC_TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("chain", ("concept/chain", "concept/chain-link", "concept/segoc", "concept/response")),
@@ -157,6 +159,11 @@ def statement_questions(src: Sources) -> Iterator[Question]:
                 continue
             seen.add(fold(seg.text))
             context = clean(" ".join(_MARKER.sub("", s.text, count=1) for s in before)) or None
+            if lacks_subject(seg.text):
+                heading = subject_heading(src, node)
+                if heading is None:
+                    continue  # neither the sentence nor a heading says what it is about
+                context = f"{heading}: {context}" if context else heading
             group = f"tf:{node.id}:s{i}"
             changed = "tirou" if flipped.removed else "acrescentou"
             for truth, statement in ((True, seg.text), (False, flipped.text)):
@@ -180,6 +187,18 @@ def statement_questions(src: Sources) -> Iterator[Question]:
                     citation=src.citation(node, seg),
                     group=group,
                 )
+
+
+def subject_heading(src: Sources, node: Node) -> str | None:
+    """The title of the nearest section or rule above a node that names a subject."""
+    for nid in src.kg.ancestors(node.id):
+        above = src.kg.node(nid)
+        if above.type not in ("Rule", "Section"):
+            continue
+        name = clean(above.label_pt or "").rstrip(":")
+        if len(name) >= 4 and fold(name) not in _GENERIC_HEADINGS:
+            return name
+    return None
 
 
 # --- true/false from the curated rule claims -------------------------------------------------
@@ -257,12 +276,11 @@ def order_questions(src: Sources) -> Iterator[Question]:
                 prompt = f"{where}: o que vem logo depois de «{texts[i - 1]}»?"
                 pool = [t for t in texts if t not in (texts[i], texts[i - 1])]
                 why = f"É o passo {i + 1} de {len(steps)}, logo depois de «{texts[i - 1]}» ({step.id})."
-            distinct = sorted(set(pool) - {texts[i]})
-            if not distinct:
+            shown = [where] if i == 0 else [where, texts[i - 1]]
+            chosen = fair_options(texts[i], pool, shown, qid)
+            if chosen is None:
                 continue
-            options = lettered(
-                [texts[i], *random.Random(qid).sample(distinct, min(3, len(distinct)))], qid
-            )
+            options = lettered(chosen, qid)
             yield Question(
                 id=qid,
                 kind="multiple-choice",
@@ -285,23 +303,34 @@ def _core(text: str) -> set[str]:
 
 
 def damage_step_questions(src: Sources) -> Iterator[Question]:
-    """ "In which Damage Step sub-step does X happen?" for passages no other sub-step repeats."""
+    """ "In which Damage Step sub-step does X happen?" for passages that hold in one sub-step only
+    (not negated, not repeated by another sub-step) and whose text does not name the key."""
     substeps = [s for s in src.kg.of_type("Step") if s.props.get("kind") == "damage-substep"]
     substeps.sort(key=lambda s: s.span.start if s.span else 0)
     names = {s.id: f"Sub-etapa {i} — {step_text(s)}" for i, s in enumerate(substeps, 1)}
     rows = [(s, src.kg.node(c)) for s in substeps for c in src.kg.children(s.id)]
+    # Words in the texts of three or more sub-steps ("efeitos", "ativam") point at none of them.
+    spread: dict[str, set[str]] = {}
+    for sub, passage in rows:
+        for word in words(passage.text or ""):
+            spread.setdefault(word, set()).add(sub.id)
+    common = {w for w, subs in spread.items() if len(subs) >= 3}
     for sub, passage in rows:
         core = _core(passage.text or "")
         if len(core) < 3 or passage.span is None:
             continue
-        if any(
-            other_sub.id != sub.id and _similar(core, _core(other.text or ""))
-            for other_sub, other in rows
-        ):
+        elsewhere = [other.text or "" for other_sub, other in rows if other_sub.id != sub.id]
+        if any(_similar(core, _core(text)) for text in elsewhere):
+            continue
+        if holds_in_several(passage.text or "", elsewhere):
             continue
         qid = f"damage-step:{passage.id}"
         others = [names[s.id] for s in substeps if s.id != sub.id]
-        options = lettered([names[sub.id], *random.Random(qid).sample(others, 3)], qid)
+        statement = clean(_MARKER.sub("", passage.text or "", count=1))
+        chosen = fair_options(names[sub.id], others, [statement], qid, common=common)
+        if chosen is None:
+            continue
+        options = lettered(chosen, qid)
         yield Question(
             id=qid,
             kind="multiple-choice",
@@ -310,7 +339,7 @@ def damage_step_questions(src: Sources) -> Iterator[Question]:
             topics=src.topics(passage, "damage-step"),
             prompt=f"{src.where((sub.parent and src.kg.node(sub.parent)) or sub)}: em qual sub-etapa da Etapa de Dano acontece isto?",
             context=None,
-            statement=clean(_MARKER.sub("", passage.text or "", count=1)),
+            statement=statement,
             options=options,
             answer=key_of(options, names[sub.id]),
             explanation=f"{names[sub.id]} ({sub.id}): «{clean(passage.text or '')}»",
