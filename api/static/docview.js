@@ -54,9 +54,19 @@ const BLOCK_TAGS = { heading: (depth) => "h" + Math.min(2 + depth, 6), paragraph
 export function laidOutText(box, text, blocks, hl) {
   const marks = [];
   let at = 0;
+  // Whitespace between blocks (line breaks, no-break spaces) is kept in a hidden span: the blocks
+  // already break the lines, and a stray no-break space would render as an empty line.
+  const between = (from, to) => {
+    if (to <= from) return;
+    if (/^\s*$/.test(text.slice(from, to))) {
+      const gap = h("span", { class: "doc-gap" });
+      emit(gap, text, from, to, hl, marks);
+      box.append(gap);
+    } else emit(box, text, from, to, hl, marks);
+  };
   for (const block of blocks) {
     if (block.start < at || block.end > text.length) continue; // never reorder or drop text
-    emit(box, text, at, block.start, hl, marks);
+    between(at, block.start);
     const tag = BLOCK_TAGS[block.kind] ? BLOCK_TAGS[block.kind](block.depth) : "p";
     const el = h(tag, { class: "doc-block doc-" + block.kind, "data-start": String(block.start), "data-end": String(block.end) });
     let inner = block.start;
@@ -72,7 +82,8 @@ export function laidOutText(box, text, blocks, hl) {
     box.append(el);
     at = block.end;
   }
-  emit(box, text, at, text.length, hl, marks);
+  if (blocks.length) between(at, text.length);
+  else emit(box, text, at, text.length, hl, marks);
   return marks;
 }
 
