@@ -9,6 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
+from kb.ids import fold
 from kb.service import RulingsService
 
 STATIC = Path(__file__).resolve().parents[1] / "api" / "static"
@@ -231,12 +232,15 @@ def test_catalog_page_counts_and_pages_every_card(client: TestClient) -> None:
     assert dark["attribute"] == "DARK" and {c["attribute"] for c in dark["cards"]} == {"DARK"}
     pool = client.get("/catalog/page", params={"format": "edison"}).json()
     assert 0 < pool["total"] < first["total"]
+    by_en = client.get("/catalog/page", params={"lang": "en", "limit": 100}).json()["cards"]
+    folded = [fold(c["name_en"]) for c in by_en]
+    assert folded == sorted(folded) and by_en != first["cards"][:100]
 
 
 @pytest.mark.parametrize(
     "params",
     [{"type": "potion"}, {"attribute": "PLAID"}, {"format": "nope"}, {"limit": 0},
-     {"limit": 101}, {"offset": -1}, {"q": "x" * 1001}],
+     {"limit": 101}, {"offset": -1}, {"q": "x" * 1001}, {"lang": "fr"}],
 )  # fmt: skip
 def test_catalog_page_rejects_bad_parameters(client: TestClient, params: dict) -> None:
     r = client.get("/catalog/page", params=params)

@@ -210,9 +210,10 @@ def catalog_page(
     offset: int = 0,
     limit: int = 25,
     orders: dict[tuple[str | None, ...], list[int]] | None = None,
+    lang: str = "pt",
 ) -> dict[str, Any]:
-    """One page of the card table: name matches best first, else every card by pt-BR name
-    (that order computed once per filter set when `orders` keeps it)."""
+    """One page of the card table: name matches best first, else every card by its name in
+    `lang` (pt-BR or en; that order computed once per filter set when `orders` keeps it)."""
     cards = service.card_service
     if not 1 <= limit <= MAX_PAGE:
         raise InvalidQuery("limit", f"must be between 1 and {MAX_PAGE}, got {limit}")
@@ -222,6 +223,8 @@ def catalog_page(
         raise InvalidQuery(
             "q", f"is {len(q)} characters long; the limit is {cards.max_query_chars}"
         )
+    if lang not in ("pt", "en"):
+        raise InvalidQuery("lang", f"must be pt or en, got {lang!r}")
     card_type, attr, fmt, pool = cards.filters(type, attribute, format)
     index = cards.index
     query = q.strip() if q else ""
@@ -229,9 +232,9 @@ def catalog_page(
         matches = index.matches(query, len(index.records), card_type, attr, pool)
         order = [m.record for m in matches]
     else:
-        key = (card_type, attr, fmt)
+        key = (card_type, attr, fmt, lang)
         cached = orders.get(key) if orders is not None else None
-        order = cached if cached is not None else alphabetical(service, card_type, attr, fmt)
+        order = cached if cached is not None else alphabetical(service, card_type, attr, fmt, lang)
         if orders is not None:
             orders[key] = order
     page = [catalog_entry(index.records[i]) for i in order[offset : offset + limit]]
@@ -248,15 +251,21 @@ def catalog_page(
 
 
 def alphabetical(
-    service: RulingsService, card_type: str | None, attr: str | None, fmt: str | None
+    service: RulingsService,
+    card_type: str | None,
+    attr: str | None,
+    fmt: str | None,
+    lang: str = "pt",
 ) -> list[int]:
-    """Record indices under the filters, by folded pt-BR name (English when it has none)."""
+    """Record indices under the filters, by folded name in `lang` (English when no pt name)."""
     cards = service.card_service
     index = cards.index
-    by_name = sorted(
-        range(len(index.records)),
-        key=lambda i: fold(index.records[i].name_pt or index.records[i].name_en),
-    )
+
+    def name(i: int) -> str:
+        r = index.records[i]
+        return fold((r.name_pt if lang == "pt" else None) or r.name_en)
+
+    by_name = sorted(range(len(index.records)), key=name)
     if card_type is None and attr is None and fmt is None:
         return by_name
     _, _, _, pool = cards.filters(card_type, attr, fmt)
@@ -370,9 +379,10 @@ def register(app: FastAPI, service: RulingsService) -> None:
         format: Annotated[str | None, Query(description="Only this format's card pool.")] = None,
         offset: Annotated[int, Query(description="Cards to skip.")] = 0,
         limit: Annotated[int, Query(description=f"Cards on the page (1..{MAX_PAGE}).")] = 25,
+        lang: Annotated[str, Query(description="Whose names order the list: pt or en.")] = "pt",
     ) -> dict[str, Any]:
         """One page of every card: best name matches first, or alphabetically without `q`."""
-        return catalog_page(service, q, type, attribute, format, offset, limit, orders)
+        return catalog_page(service, q, type, attribute, format, offset, limit, orders, lang)
 
     @app.get("/briefs", tags=["web"], response_model=NodeBriefs, responses=error_responses(422))
     def briefs(

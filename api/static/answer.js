@@ -119,7 +119,13 @@ export async function answerCard(a) {
     card.append(h("h3", {}, t("answer.entities")), list);
   }
   const cited = new Set(citations.map((c) => c.id));
-  const passages = related.map((id) => names.get(id)).filter((b) => b && b.text && b.document && !cited.has(b.id));
+  const shownTexts = new Set(citations.map((c) => c.text));
+  const passages = [];
+  for (const b of related.map((id) => names.get(id))) {
+    if (!b || !b.text || !b.document || cited.has(b.id) || shownTexts.has(b.text)) continue;
+    shownTexts.add(b.text); // the same sentence in two places is shown once
+    passages.push(b);
+  }
   if (passages.length) {
     const list = h("ul", { class: "related-passages" });
     for (const b of passages.slice(0, RELATED_PASSAGES)) list.append(relatedPassage(b, titles));

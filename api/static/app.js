@@ -24,6 +24,7 @@ import {
   postJson,
   ruleLinker,
   sourceHref,
+  truncate,
 } from "./core.js";
 import { renderDocument } from "./docview.js";
 import { applyStaticText, EXAMPLES, lang, t, toggleLang } from "./i18n.js";
@@ -156,7 +157,12 @@ async function renderNode(id) {
     ...outFacts.map((f) => f.object), ...inFacts.map((f) => f.subject),
     ...[...outFacts, ...inFacts].map((f) => f.source), ...mentioners, ...(node.children || []).slice(0, 100),
   ]);
-  const nameOf = (id) => nodeLabel(names.get(id)) || placeLabel(names.get(id), null) || id;
+  const nameOf = (id) => {
+    const b = names.get(id);
+    if (!b) return id;
+    if (b.text && b.document) return [placeLabel(b, null), truncate(b.text, 90)].filter(Boolean).join(": ");
+    return nodeLabel(b) || placeLabel(b, null) || id;
+  };
   const factList = (facts, other) => {
     const list = h("ul", { class: "fact-list" });
     for (const f of facts) {

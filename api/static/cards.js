@@ -74,7 +74,11 @@ async function draw(state) {
   const out = document.getElementById("cards-results");
   const count = document.getElementById("cards-count");
   const mine = (requestNo += 1);
-  const params = new URLSearchParams({ offset: String((state.page - 1) * PAGE_SIZE), limit: String(PAGE_SIZE) });
+  const params = new URLSearchParams({
+    offset: String((state.page - 1) * PAGE_SIZE),
+    limit: String(PAGE_SIZE),
+    lang: lang === "en" ? "en" : "pt",
+  });
   for (const key of ["q", "type", "attribute", "format"]) if (state[key]) params.set(key, state[key]);
   out.setAttribute("aria-busy", "true");
   if (!out.firstChild) out.append(loadingBox());
