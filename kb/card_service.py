@@ -161,6 +161,14 @@ class CardService:
             )
         if not 1 <= k <= self.max_k:
             raise InvalidQuery("k", f"must be between 1 and {self.max_k}, got {k}")
+        card_type, attr, fmt, pool = self.filters(type, attribute, format)
+        hits = self.index.search(q, k, card_type, attr, pool)
+        return CardSearchResult(query=q, type=card_type, attribute=attr, format=fmt, hits=hits)
+
+    def filters(
+        self, type: str | None = None, attribute: str | None = None, format: str | None = None
+    ) -> tuple[str | None, str | None, str | None, Callable[[CardRecord], bool] | None]:
+        """The checked search filters: (card type, attribute, format id, card-pool test)."""
         card_type = None
         if type:
             card_type = type.strip().lower()
@@ -188,8 +196,7 @@ class CardService:
             if spec.card_pool:
                 check_card_fields(spec, self.index.records)
                 pool = self._pool(spec)
-        hits = self.index.search(q, k, card_type, attr, pool)
-        return CardSearchResult(query=q, type=card_type, attribute=attr, format=fmt, hits=hits)
+        return card_type, attr, fmt, pool
 
     def legality(self, card_id: str, format: str | None = None) -> Legality:
         """Whether, and how many copies of, one card may be used in a format."""

@@ -460,6 +460,76 @@ class Catalog(Closed):
     cards: list[CatalogCard]
 
 
+class LayoutSentence(Closed):
+    start: int = Field(ge=0, description=OFFSET)
+    end: int = Field(ge=0, description=OFFSET + " Exclusive.")
+    node: str = Field(description="The node whose span this is.")
+
+
+class LayoutBlock(Closed):
+    kind: Literal["heading", "paragraph", "item"]
+    depth: int = Field(ge=0, description="A heading's depth (Sections or Rules above it).")
+    start: int = Field(ge=0, description=OFFSET)
+    end: int = Field(ge=0, description=OFFSET + " Exclusive.")
+    sentences: list[LayoutSentence] = Field(description="The node spans inside, in order.")
+
+
+class DocumentLayout(Closed):
+    """`GET /documents/{doc}/layout`: reading blocks as offsets into the exact text."""
+
+    id: str
+    length: int = Field(ge=0, description="The text's length in characters.")
+    blocks: list[LayoutBlock]
+
+
+class CatalogEntry(Closed):
+    id: str
+    name_en: str
+    name_pt: str | None
+    card_type: str = Field(description="monster, spell or trap.")
+    property: str | None = Field(description="A Spell or Trap's property (normal, quick-play …).")
+    attribute: str | None
+    monster_classes: list[str] = Field(description="effect, fusion, synchro, union …")
+    level: int | None
+    rank: int | None
+    link_rating: int | None
+
+
+class CatalogPage(Closed):
+    """`GET /catalog/page`: one page of the card table, by name match or alphabetically."""
+
+    q: str | None = Field(description="The name searched; null lists every card by name.")
+    type: str | None
+    attribute: str | None
+    format: str | None
+    total: int = Field(ge=0, description="Cards matching the query and filters.")
+    offset: int = Field(ge=0)
+    limit: int = Field(ge=1)
+    cards: list[CatalogEntry]
+
+
+class NodeBrief(Closed):
+    id: str
+    type: NodeType
+    label_pt: str | None
+    label_en: str | None
+    text: str | None = Field(description="A text node's exact text.")
+    document: str | None = Field(description="The document holding its span.")
+    start: int | None = Field(description=OFFSET)
+    end: int | None = Field(description=OFFSET + " Exclusive.")
+    section: str | None = Field(description="The Section or Rule holding it.")
+    section_pt: str | None = Field(description="That heading in Portuguese.")
+    section_en: str | None = Field(description="That heading in English.")
+    document_title: str | None
+
+
+class NodeBriefs(Closed):
+    """`GET /briefs`: a few nodes' labels, text and place (for lists of related ids)."""
+
+    nodes: list[NodeBrief]
+    missing: list[str] = Field(description="Asked ids the graph does not hold.")
+
+
 # --- errors -------------------------------------------------------------------------------------
 
 

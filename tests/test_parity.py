@@ -78,6 +78,10 @@ HTTP_ONLY = {
     "GET /documents": "a view of the loaded artifact for the web page (api/routes/web.py)",
     "GET /documents/{doc}": "a view of the loaded artifact for the web page (api/routes/web.py)",
     "GET /catalog": "a view of the loaded artifact for the web page (api/routes/web.py)",
+    "GET /catalog/page": "the web page's paged card index (api/routes/web.py); the CLI searches "
+    "with `cards search`",
+    "GET /briefs": "labels and places of a few nodes for the web page (api/routes/web.py)",
+    "GET /documents/{doc}/layout": "the web page's reading layout of a document (api/doc_layout.py)",
 }
 # CLI commands that are no service method's twin.
 CLI_ONLY = {

@@ -262,7 +262,7 @@ def test_the_evaluation_and_the_page_read_the_answer_fields() -> None:
     fields = set(S.Answer.model_fields)
     read_by_eval = set(re.findall(r'result\["(\w+)"\]', inspect.getsource(evaluation)))
     assert read_by_eval and read_by_eval <= fields
-    script = (REPO / "api" / "static" / "app.js").read_text("utf-8")
+    script = (REPO / "api" / "static" / "answer.js").read_text("utf-8")
     card = script.split("function answerCard(a", 1)[1].split("\n}\n", 1)[0]
     read_by_page = set(re.findall(r"\ba\.(\w+)", card))
     assert read_by_page and read_by_page <= fields

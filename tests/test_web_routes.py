@@ -9,6 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
+from kb.ids import fold
 from kb.service import RulingsService
 
 STATIC = Path(__file__).resolve().parents[1] / "api" / "static"
@@ -41,6 +42,10 @@ def test_home_serves_the_page(client: TestClient) -> None:
         ("/static/core.js", "javascript"),
         ("/static/i18n.js", "javascript"),
         ("/static/quiz.js", "javascript"),
+        ("/static/answer.js", "javascript"),
+        ("/static/cards.js", "javascript"),
+        ("/static/docview.js", "javascript"),
+        ("/static/labels.js", "javascript"),
         ("/static/style.css", "text/css"),
         ("/static/index.html", "text/html"),
     ],
@@ -136,7 +141,16 @@ def test_catalog_lists_every_card_with_both_names(client: TestClient) -> None:
 def test_script_never_inserts_markup() -> None:
     """Data reaches the page only as text: no innerHTML, outerHTML, insertAdjacentHTML, write()."""
     scripts = sorted(STATIC.glob("*.js"))
-    assert {p.name for p in scripts} == {"app.js", "core.js", "i18n.js", "quiz.js"}
+    assert {p.name for p in scripts} == {
+        "answer.js",
+        "app.js",
+        "cards.js",
+        "core.js",
+        "docview.js",
+        "i18n.js",
+        "labels.js",
+        "quiz.js",
+    }
     for path in scripts:
         script = path.read_text("utf-8")
         for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval("):
@@ -155,3 +169,93 @@ def test_every_page_string_has_both_languages() -> None:
         quoted = f'"{key}":' if not re.fullmatch(r"\w+", key) else None
         found = script.count(quoted) if quoted else len(re.findall(rf"\b{key}:", script))
         assert found == 2, f"{key} should be defined once in pt and once in en"
+
+
+def test_every_message_key_the_scripts_use_exists_in_both_languages() -> None:
+    script = (STATIC / "i18n.js").read_text("utf-8")
+    pt, en = script.split("\n  en: {", 1)
+    used: set[str] = set()
+    for path in STATIC.glob("*.js"):
+        used |= set(re.findall(r'\bt\("([^"]+)"[,)]', path.read_text("utf-8")))
+    assert {"answer.related", "error.request", "cards.range", "search.empty"} <= used
+    for key in used:
+        pattern = rf'(?m)^\s*(?:"{re.escape(key)}"|{re.escape(key)}):'
+        assert re.search(pattern, pt), f"{key} has no Portuguese text"
+        assert re.search(pattern, en), f"{key} has no English text"
+
+
+def test_layout_blocks_are_ordered_spans_of_the_exact_text(client: TestClient) -> None:
+    for doc in ("rulings", "edison", "tag"):
+        text = client.get(f"/documents/{doc}").json()["text"]
+        layout = client.get(f"/documents/{doc}/layout").json()
+        assert layout["id"] == doc and layout["length"] == len(text)
+        at = 0
+        for block in layout["blocks"]:
+            assert at <= block["start"] < block["end"] <= len(text), block
+            assert text[at : block["start"]].strip() == ""  # nothing between blocks but space
+            inner = block["start"]
+            for s in block["sentences"]:
+                assert inner <= s["start"] < s["end"] <= block["end"]
+                inner = s["end"]
+            at = block["end"]
+        assert text[at:].strip() == ""
+    rulings = client.get("/documents/rulings/layout").json()["blocks"]
+    kinds = [b["kind"] for b in rulings]
+    # The 10,000-character wall of 4 line breaks reads as headings, paragraphs and list items.
+    assert kinds.count("heading") >= 10 and kinds.count("paragraph") >= 10 and "item" in kinds
+    assert max(b["end"] - b["start"] for b in rulings if b["kind"] == "paragraph") < 1200
+    text = client.get("/documents/rulings").json()["text"]
+    headings = [text[b["start"] : b["end"]] for b in rulings if b["kind"] == "heading"]
+    assert "Não-inerentes" in headings  # glued to the next word in the source ("Não-inerentesOs")
+
+
+def test_unknown_document_layout_is_a_404(client: TestClient) -> None:
+    r = client.get("/documents/nope/layout")
+    assert r.status_code == 404 and r.json()["ok"] is False
+
+
+def test_catalog_page_counts_and_pages_every_card(client: TestClient) -> None:
+    total = client.get("/stats").json()["cards"]
+    first = client.get("/catalog/page", params={"limit": 40}).json()
+    second = client.get("/catalog/page", params={"limit": 40, "offset": 40}).json()
+    assert (
+        first["total"] == second["total"] >= total - 1
+    )  # the table's cards (the KB's, bar tokens)
+    assert len(first["cards"]) == len(second["cards"]) == 40
+    assert not {c["id"] for c in first["cards"]} & {c["id"] for c in second["cards"]}
+    found = client.get("/catalog/page", params={"q": "dragao cibernetico", "limit": 5}).json()
+    assert found["q"] == "dragao cibernetico" and 1 <= found["total"] < 200
+    assert "card/cyber-dragon" in {c["id"] for c in found["cards"]}
+    traps = client.get("/catalog/page", params={"type": "trap", "limit": 100}).json()
+    assert traps["total"] < first["total"] and {c["card_type"] for c in traps["cards"]} == {"trap"}
+    dark = client.get("/catalog/page", params={"attribute": "dark", "q": "dragon"}).json()
+    assert dark["attribute"] == "DARK" and {c["attribute"] for c in dark["cards"]} == {"DARK"}
+    pool = client.get("/catalog/page", params={"format": "edison"}).json()
+    assert 0 < pool["total"] < first["total"]
+    by_en = client.get("/catalog/page", params={"lang": "en", "limit": 100}).json()["cards"]
+    folded = [fold(c["name_en"]) for c in by_en]
+    assert folded == sorted(folded) and by_en != first["cards"][:100]
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{"type": "potion"}, {"attribute": "PLAID"}, {"format": "nope"}, {"limit": 0},
+     {"limit": 101}, {"offset": -1}, {"q": "x" * 1001}, {"lang": "fr"}],
+)  # fmt: skip
+def test_catalog_page_rejects_bad_parameters(client: TestClient, params: dict) -> None:
+    r = client.get("/catalog/page", params=params)
+    assert r.status_code == 422, r.text
+    assert r.json()["ok"] is False and r.json()["error"]
+
+
+def test_briefs_label_and_place_nodes(client: TestClient) -> None:
+    ids = ["edison/rule-05/example-08", "concept/activation", "card/jinzo", "nope/nothing"]
+    r = client.get("/briefs", params=[("id", i) for i in ids]).json()
+    assert [n["id"] for n in r["nodes"]] == ids[:3] and r["missing"] == ["nope/nothing"]
+    example, concept, _ = r["nodes"]
+    text = client.get("/documents/edison").json()["text"]
+    assert example["text"] == text[example["start"] : example["end"]]
+    assert example["section"] == "edison/rule-05" and example["section_pt"]
+    assert concept["label_pt"] == "Ativação" and concept["label_en"] == "Activation"
+    too_many = client.get("/briefs", params=[("id", f"card/x{i}") for i in range(51)])
+    assert too_many.status_code == 422

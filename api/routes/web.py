@@ -16,23 +16,38 @@ the loaded artifact, not new queries):
 - `GET /documents/{doc}` → `{id, title, title_en, format, text}`: the exact source text that
   citation offsets index (`text[start:end] == citation.text`).
 - `GET /catalog` → `{cards: [{id, label_pt, label_en, card_type}]}`, sorted by pt-BR name.
+- `GET /documents/{doc}/layout` → headings and paragraphs of sentences as offsets into that text
+  (api/doc_layout.py): the page breaks a wall of text into blocks without changing a character.
+- `GET /catalog/page?q=&type=&attribute=&format=&offset=&limit=` → one page of the card table
+  (every card the card database knows), best name matches first or alphabetically, with the total.
+- `GET /briefs?id=…` → a few nodes' labels (pt, en), text and place, for lists of related ids.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Query
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from rapidfuzz import process
 
+from api.doc_layout import document_layout
 from api.errors import error_responses
-from kb.errors import NotFound
+from kb.carddb import CardRecord
+from kb.errors import InvalidQuery, NotFound
 from kb.graph import KnowledgeGraph
-from kb.schemas import Catalog, Documents, DocumentText
+from kb.ids import fold
+from kb.schemas import (
+    Catalog,
+    CatalogPage,
+    DocumentLayout,
+    Documents,
+    DocumentText,
+    NodeBriefs,
+)
 from kb.service import RulingsService
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
@@ -40,6 +55,8 @@ INDEX_HTML = STATIC_DIR / "index.html"
 OUTLINE_TYPES = ("Section", "Rule")
 # Leaf types whose mentions count towards the topics of the Section/Rule that holds them.
 TEXT_LEAVES = ("Passage", "Example", "Step")
+MAX_PAGE = 100  # cards on one catalog page
+MAX_BRIEFS = 50  # ids one /briefs request may name
 
 
 def page(status_code: int = 200) -> FileResponse:
@@ -169,6 +186,134 @@ def catalog_view(service: RulingsService) -> dict[str, Any]:
     return {"cards": cards}
 
 
+def catalog_entry(r: CardRecord) -> dict[str, Any]:
+    return {
+        "id": r.id,
+        "name_en": r.name_en,
+        "name_pt": r.name_pt,
+        "card_type": r.card_type,
+        "property": r.property,
+        "attribute": r.attribute,
+        "monster_classes": list(r.monster_classes),
+        "level": r.level,
+        "rank": r.rank,
+        "link_rating": r.link_rating,
+    }
+
+
+def catalog_page(
+    service: RulingsService,
+    q: str | None = None,
+    type: str | None = None,
+    attribute: str | None = None,
+    format: str | None = None,
+    offset: int = 0,
+    limit: int = 25,
+    orders: dict[tuple[str | None, ...], list[int]] | None = None,
+    lang: str = "pt",
+) -> dict[str, Any]:
+    """One page of the card table: name matches best first, else every card by its name in
+    `lang` (pt-BR or en; that order computed once per filter set when `orders` keeps it)."""
+    cards = service.card_service
+    if not 1 <= limit <= MAX_PAGE:
+        raise InvalidQuery("limit", f"must be between 1 and {MAX_PAGE}, got {limit}")
+    if offset < 0:
+        raise InvalidQuery("offset", f"must be 0 or more, got {offset}")
+    if q is not None and len(q) > cards.max_query_chars:
+        raise InvalidQuery(
+            "q", f"is {len(q)} characters long; the limit is {cards.max_query_chars}"
+        )
+    if lang not in ("pt", "en"):
+        raise InvalidQuery("lang", f"must be pt or en, got {lang!r}")
+    card_type, attr, fmt, pool = cards.filters(type, attribute, format)
+    index = cards.index
+    query = q.strip() if q else ""
+    if query:
+        matches = index.matches(query, len(index.records), card_type, attr, pool)
+        order = [m.record for m in matches]
+    else:
+        key = (card_type, attr, fmt, lang)
+        cached = orders.get(key) if orders is not None else None
+        order = cached if cached is not None else alphabetical(service, card_type, attr, fmt, lang)
+        if orders is not None:
+            orders[key] = order
+    page = [catalog_entry(index.records[i]) for i in order[offset : offset + limit]]
+    return {
+        "q": query or None,
+        "type": card_type,
+        "attribute": attr,
+        "format": fmt,
+        "total": len(order),
+        "offset": offset,
+        "limit": limit,
+        "cards": page,
+    }
+
+
+def alphabetical(
+    service: RulingsService,
+    card_type: str | None,
+    attr: str | None,
+    fmt: str | None,
+    lang: str = "pt",
+) -> list[int]:
+    """Record indices under the filters, by folded name in `lang` (English when no pt name)."""
+    cards = service.card_service
+    index = cards.index
+
+    def name(i: int) -> str:
+        r = index.records[i]
+        return fold((r.name_pt if lang == "pt" else None) or r.name_en)
+
+    by_name = sorted(range(len(index.records)), key=name)
+    if card_type is None and attr is None and fmt is None:
+        return by_name
+    _, _, _, pool = cards.filters(card_type, attr, fmt)
+    return [
+        i
+        for i in by_name
+        if (r := index.records[i])
+        and (card_type is None or r.card_type == card_type or card_type in r.monster_classes)
+        and (attr is None or r.attribute == attr)
+        and (pool is None or pool(r))
+    ]
+
+
+def briefs_view(service: RulingsService, ids: list[str]) -> dict[str, Any]:
+    """Each known id's labels, text and place; the unknown ones listed apart."""
+    if len(ids) > MAX_BRIEFS:
+        raise InvalidQuery("id", f"names {len(ids)} nodes; the limit is {MAX_BRIEFS}")
+    kg = service.kg
+    nodes: list[dict[str, Any]] = []
+    missing: list[str] = []
+    for node_id in dict.fromkeys(ids):
+        node = kg.get(node_id)
+        if node is None:
+            missing.append(node_id)
+            continue
+        section = kg.section_of(node_id) if node.span else None
+        doc = node.span.document if node.span else None
+        nodes.append(
+            {
+                "id": node.id,
+                "type": node.type,
+                "label_pt": node.label_pt,
+                "label_en": node.label_en,
+                "text": node.text,
+                "document": doc,
+                "start": node.span.start if node.span else None,
+                "end": node.span.end if node.span else None,
+                "section": section.id if section else None,
+                "section_pt": section.label_pt if section else None,
+                "section_en": section.label_en if section else None,
+                "document_title": document_meta(service, doc)["title"]
+                if doc in service.artifact.documents
+                else None,
+            }
+        )
+    return {"nodes": nodes, "missing": missing}
+
+
 def register(app: FastAPI, service: RulingsService) -> None:
     """Add the page (`/`, `/doc/{document}`, `/static/*`) and its JSON views."""
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
@@ -183,6 +328,7 @@ def register(app: FastAPI, service: RulingsService) -> None:
         return page(200 if doc in service.artifact.documents else 404)
 
     views: dict[str, dict[str, Any]] = {}  # the artifact is read-only: build each view once
+    orders: dict[tuple[str | None, ...], list[int]] = {}  # catalog orders by filter set
 
     @app.get("/documents", tags=["web"], response_model=Documents)
     def documents() -> dict[str, Any]:
@@ -201,6 +347,49 @@ def register(app: FastAPI, service: RulingsService) -> None:
         """A document's exact source text (what citation offsets index)."""
         doc = resolve_document(service, doc)
         return {**document_meta(service, doc), "text": service.artifact.documents[doc]}
+
+    @app.get(
+        "/documents/{doc}/layout",
+        tags=["web"],
+        response_model=DocumentLayout,
+        responses=error_responses(404),
+    )
+    def layout(doc: str) -> dict[str, Any]:
+        """A document's headings and paragraphs of sentences, as offsets into its exact text."""
+        doc = resolve_document(service, doc)
+        key = "layout " + doc
+        if key not in views:
+            text = service.artifact.documents[doc]
+            blocks = document_layout(service.kg, doc, text)
+            views[key] = {"id": doc, "length": len(text), "blocks": blocks}
+        return views[key]
+
+    @app.get(
+        "/catalog/page",
+        tags=["web"],
+        response_model=CatalogPage,
+        responses=error_responses(422),
+    )
+    def catalog_paged(
+        q: Annotated[
+            str | None, Query(description="A card name or its beginning, pt or en.")
+        ] = None,
+        type: Annotated[str | None, Query(description="monster, spell, trap or a class.")] = None,
+        attribute: Annotated[str | None, Query(description="DARK, LIGHT, EARTH …")] = None,
+        format: Annotated[str | None, Query(description="Only this format's card pool.")] = None,
+        offset: Annotated[int, Query(description="Cards to skip.")] = 0,
+        limit: Annotated[int, Query(description=f"Cards on the page (1..{MAX_PAGE}).")] = 25,
+        lang: Annotated[str, Query(description="Whose names order the list: pt or en.")] = "pt",
+    ) -> dict[str, Any]:
+        """One page of every card: best name matches first, or alphabetically without `q`."""
+        return catalog_page(service, q, type, attribute, format, offset, limit, orders, lang)
+
+    @app.get("/briefs", tags=["web"], response_model=NodeBriefs, responses=error_responses(422))
+    def briefs(
+        id: Annotated[list[str], Query(description=f"Node ids (at most {MAX_BRIEFS}).")],
+    ) -> dict[str, Any]:
+        """A few nodes' pt/en labels, text and place (document, section), in the order asked."""
+        return briefs_view(service, id)
 
     @app.get("/catalog", tags=["web"], response_model=Catalog)
     def catalog() -> dict[str, Any]:

@@ -82,8 +82,83 @@ export function postJson(path, data) {
   return api(path, { method: "POST", body: JSON.stringify(data) });
 }
 
-export function errorBox(err) {
-  return h("p", { class: "notice error", role: "alert" }, t("error") + ": " + (err && err.message ? err.message : String(err)));
+/** The percentage a confidence shows, or null when there is none (no verdict, or not a number). */
+export function confidencePercent(confidence) {
+  if (confidence === null || confidence === undefined || confidence === "") return null;
+  const value = Number(confidence);
+  return Number.isFinite(value) ? Math.round(Math.min(1, Math.max(0, value)) * 100) : null;
+}
+
+/** At most `max` characters, cut at a word boundary, with an ellipsis when cut. */
+export function truncate(text, max) {
+  const s = String(text || "").trim();
+  if (s.length <= max) return s;
+  const cut = s.slice(0, max);
+  const space = cut.lastIndexOf(" ");
+  return (space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:.–-]+$/, "") + "…";
+}
+
+/** The framing of an error in the page language: network, not found, refused, server failure. */
+export function errorFrame(err) {
+  const status = err && typeof err.status === "number" ? err.status : 0;
+  if (status === 0) return { frame: t("error.network"), detail: null, status };
+  const detail = err.body && err.body.error ? String(err.body.error) : null;
+  if (status === 404) return { frame: t("error.notFound"), detail, status };
+  if (status >= 500) return { frame: t("error.server", { status }), detail, status };
+  return { frame: t("error.request", { status }), detail, status };
+}
+
+/** A page-level error state: what happened in the page language, the server's own message,
+ * and a retry button when `retry` is given. */
+export function errorBox(err, retry) {
+  const { frame, detail, status } = errorFrame(err);
+  return h("div", { class: "notice error", role: "alert", "data-status": String(status) },
+    h("p", { class: "error-frame" }, h("strong", {}, t("error") + ": "), frame),
+    detail ? h("p", { class: "error-detail", lang: "en" }, detail) : null,
+    retry ? h("button", { type: "button", class: "link-button", onclick: retry }, t("error.retry")) : null,
+  );
+}
+
+/** Ids in chunks the /briefs route accepts, merged into one map id → brief. */
+export async function briefs(ids) {
+  const unique = [...new Set(ids.filter(Boolean))];
+  const out = new Map();
+  for (let i = 0; i < unique.length; i += 50) {
+    const chunk = unique.slice(i, i + 50);
+    try {
+      const data = await api("/briefs?" + chunk.map((id) => "id=" + encodeURIComponent(id)).join("&"));
+      for (const b of data.nodes) out.set(b.id, b);
+    } catch (_) {
+      // Without briefs the ids still link; the labels fall back to the ids.
+    }
+  }
+  return out;
+}
+
+/** A node's name in the page language (pt or en label), else null. */
+export function nodeLabel(brief) {
+  if (!brief) return null;
+  return (lang === "en" ? brief.label_en || brief.label_pt : brief.label_pt || brief.label_en) || null;
+}
+
+/** Where a text node sits, in words: its section heading and its document's short title. */
+export function placeLabel(brief, docTitles) {
+  if (!brief) return null;
+  const section = lang === "en" ? brief.section_en || brief.section_pt : brief.section_pt || brief.section_en;
+  const full = brief.document && docTitles && docTitles.get(brief.document) ? docTitles.get(brief.document) : brief.document_title;
+  const doc = full ? String(full).split(" — ")[0] : null; // "Rulings — Invocação-Especial …" → "Rulings"
+  if (section && doc) return section + " (" + doc + ")";
+  return section || doc || null;
+}
+
+/** Document id → title in the page language. */
+export async function documentTitles() {
+  try {
+    const data = await documentsIndex();
+    return new Map(data.documents.map((d) => [d.id, lang === "en" && d.title_en ? d.title_en : d.title]));
+  } catch (_) {
+    return new Map();
+  }
 }
 
 export function loadingBox() {
@@ -92,7 +167,9 @@ export function loadingBox() {
 
 export function formatLabel(fmt) {
   if (!fmt) return t("format.all");
-  return t("format." + fmt);
+  const key = "format." + fmt;
+  const text = t(key);
+  return text === key ? fmt : text;
 }
 
 // Documents and their outlines, shared by several views.

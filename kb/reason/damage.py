@@ -242,7 +242,7 @@ def damage_decision(
     )
     pt = (
         f"{'Sim' if yes else 'Não'} ({fmt_pt}). {name_pt} é {cls.pt}: "
-        f"{'pode' if may else 'não pode'} ser ativado(a) {when_pt}"
+        f"{'sua ativação é permitida' if may else 'sua ativação não é permitida'} {when_pt}"
         + (f" (permitido nas sub-etapas: {where_en})." if per_step else ".")
     )
     return Decision(
