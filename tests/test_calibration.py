@@ -25,6 +25,8 @@ def test_fitted_confidence_follows_the_counts_and_is_never_certain() -> None:
     assert 0.75 <= a <= 0.8  # 40 of 50 right
     assert 0.25 <= b <= 0.35  # 10 of 40 right
     assert fitted.confidence("a", None) is None
+    sure = Calibration.fit([("s", 0.8, True)] * 500)
+    assert sure.confidence("s", 0.8) == 0.99  # many right answers, still not certain
     # An unseen band borrows from its reasoner, an unseen reasoner from all answers.
     assert fitted.confidence("a", 0.3) == fitted.confidence("a", 0.35)
     unseen = fitted.confidence("c", 0.9)

@@ -19,6 +19,7 @@ from typing import Any
 TABLE = Path(__file__).with_name("calibration.json")
 BAND = 0.1  # width of a raw-confidence band
 PRIOR = 4.0  # pseudo-answers a band borrows from the level above it
+CEILING = 0.99
 
 
 def band_of(raw: float) -> str:
@@ -52,7 +53,8 @@ class Calibration:
         total = by_band.get("*", Count(0, 0))
         mid = (total.right + PRIOR * top) / (total.n + PRIOR)
         cell = by_band.get(band_of(raw), Count(0, 0))
-        return round((cell.right + PRIOR * mid) / (cell.n + PRIOR), 2)
+        # Two decimals, never 1.0: no count of right answers makes the next one certain.
+        return min(round((cell.right + PRIOR * mid) / (cell.n + PRIOR), 2), CEILING)
 
     def to_json(self) -> dict[str, Any]:
         return {
