@@ -423,7 +423,7 @@ def render(
     template: Annotated[
         str | None,
         typer.Option(
-            help="With --links wiki: a card's wiki page name, e.g. 'Card Rulings:{name_en}'"
+            help="With --links wiki: a card's wiki page name, e.g. 'Card Wiki:{name_en}'"
         ),
     ] = None,
     rule_template: Annotated[

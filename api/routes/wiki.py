@@ -44,7 +44,7 @@ LinksParam = Annotated[
 TemplateParam = Annotated[
     str | None,
     Query(
-        description="With links=wiki: the wiki's page name of a card, e.g. `Card Rulings:{name_en}` "
+        description="With links=wiki: the wiki's page name of a card, e.g. `Card Wiki:{name_en}` "
         f"(default `{DEFAULT_CARD_TEMPLATE}`). Fields: "
         + ", ".join(f"{{{k}}} {v}" for k, v in TEMPLATE_FIELDS.items())
         + "."

@@ -35,8 +35,8 @@ MARKUP_LINKS: dict[str, tuple[str, ...]] = {
     "json": ("iri", "local", "wiki"),
 }
 TEMPLATE_FIELDS: dict[str, str] = {
-    "id": "the node id (card/jinzo, edison/rule-05)",
-    "slug": "the id without card/ (jinzo, edison/rule-05)",
+    "id": "the node id (card/jinzo, doc/rule-05)",
+    "slug": "the id without card/ (jinzo, doc/rule-05)",
     "name_pt": "the pt-BR name (else the English one)",
     "name_en": "the English name (else the pt-BR one)",
     "title": "the page title (Regra 5 — …; a card's pt-BR name)",
