@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Query
+from fastapi import Depends, FastAPI, Query
 from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, Field
 
-from api.errors import error_responses, install_error_handlers
+from api import metrics as metrics_route
+from api.errors import error_responses, install_error_handlers, without_local_paths
+from api.metrics import Metrics
+from api.middleware import install_edges
 from api.routes import cards, linked_data, web, wiki
+from api.safe_strings import check_input_strings
 from kb.schemas import Answer, Health, LinkResult, SearchResult, Stats
 from kb.service import RulingsService
 
@@ -38,19 +42,29 @@ def create_app(service: RulingsService, *, stale_error: str | None = None) -> Fa
         title="ygo-rulings",
         version="0.1.0",
         description="Yu-Gi-Oh! rulings knowledge base: search, linking, sourced answers.",
+        dependencies=[Depends(check_input_strings)],
     )
     install_error_handlers(app)
+    metrics = Metrics()
     app.state.service = service
+    app.state.metrics = metrics
+    settings = service.settings
+    public_error = (
+        without_local_paths(stale_error, (settings.corpus_dir, settings.data_dir))
+        if stale_error is not None
+        else None
+    )
 
     @app.get("/health", response_model=Health)
-    def health() -> dict[str, Any]:
+    def health(response: Response) -> dict[str, Any]:
         manifest = service.artifact.manifest
+        response.headers["cache-control"] = "no-store"
         return {
             "ok": True,
             "build_id": manifest.get("build_id"),
             "corpus_hash": manifest.get("corpus_hash"),
             "stale": stale_error is not None,
-            "stale_error": stale_error,
+            "stale_error": public_error,
             "model": getattr(service.index.embedder, "name", None),
             "reasoners": service.reasoner_status(),
         }
@@ -76,7 +90,9 @@ def create_app(service: RulingsService, *, stale_error: str | None = None) -> Fa
         responses=error_responses(422),
     )
     def ask(body: AskRequest) -> dict[str, Any]:
-        return service.ask(body.question, format=body.format, k=body.k)
+        answer = service.ask(body.question, format=body.format, k=body.k)
+        metrics.count_answer(answer)
+        return answer
 
     @app.get("/link", response_model=LinkResult, responses=error_responses(422))
     def link(q: Annotated[str, Query(description="Text to link.")]) -> dict[str, Any]:
@@ -98,4 +114,6 @@ def create_app(service: RulingsService, *, stale_error: str | None = None) -> Fa
 
     for group in (cards, linked_data, wiki, web):  # cards before wiki's /cards/{id} page
         group.register(app, service)
+    metrics_route.register(app, metrics)
+    install_edges(app, service, metrics)
     return app

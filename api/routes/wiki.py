@@ -62,6 +62,7 @@ def register(app: FastAPI, service: RulingsService) -> None:
 
     @app.get("/quiz", tags=["training"], response_model=Quiz, responses=error_responses(422))
     def quiz(
+        response: Response,
         format: Annotated[
             str | None, Query(description="A format id declared in the manifest (see /stats).")
         ] = None,
@@ -77,6 +78,8 @@ def register(app: FastAPI, service: RulingsService) -> None:
         ] = None,
     ) -> dict[str, Any]:
         """Questions from the documents with answer keys, explanations and citations."""
+        if seed is None:  # random questions: a cache must not keep them
+            response.headers["cache-control"] = "no-store"
         return service.quiz(format=format, topic=topic, n=n, seed=seed)
 
     @app.post(
