@@ -135,7 +135,9 @@ def envelope(status: int, message: str, **extra: Any) -> JSONResponse:
 def _validation_message(exc: RequestValidationError) -> str:
     parts = []
     for e in exc.errors():
-        loc = [str(x) for x in e.get("loc", ()) if x not in ("query", "body", "path")]
+        loc = [str(x) for x in e.get("loc", ())]
+        if loc and loc[0] in ("query", "body", "path", "header", "cookie"):
+            loc = loc[1:]  # where it came from; the rest names the field (even one called query)
         parts.append(f"{'.'.join(loc) or 'request'}: {e.get('msg', 'invalid')}")
     return "; ".join(parts) or "invalid request"
 

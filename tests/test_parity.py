@@ -78,6 +78,7 @@ HTTP_ONLY = {
     "GET /documents": "a view of the loaded artifact for the web page (api/routes/web.py)",
     "GET /documents/{doc}": "a view of the loaded artifact for the web page (api/routes/web.py)",
     "GET /catalog": "a view of the loaded artifact for the web page (api/routes/web.py)",
+    "GET /metrics": "the serving process's request and answer counters (api/metrics.py)",
 }
 # CLI commands that are no service method's twin.
 CLI_ONLY = {
