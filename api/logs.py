@@ -86,8 +86,8 @@ def install_json_logging(stream: IO[str] | None = None) -> logging.Handler:
     handler.addFilter(RequestIdFilter())
     handler.set_name("ygo-json")
     root = logging.getLogger()
-    for old in [h for h in root.handlers if h.get_name() == "ygo-json"]:
-        root.removeHandler(old)
+    for old in [h for h in root.handlers if h.get_name() == "ygo-json" or _plain_stderr(h)]:
+        root.removeHandler(old)  # its own from before, and a plain stderr one (basicConfig's)
     root.addHandler(handler)
     ACCESS.setLevel(logging.INFO)
     for name in ("uvicorn", "uvicorn.error"):  # uvicorn's own lines go through it too
@@ -96,6 +96,10 @@ def install_json_logging(stream: IO[str] | None = None) -> logging.Handler:
         logger.propagate = True
     logging.getLogger("uvicorn.access").disabled = True  # the access line below replaces it
     return handler
+
+
+def _plain_stderr(handler: logging.Handler) -> bool:
+    return type(handler) is logging.StreamHandler and handler.stream in (sys.stderr, sys.__stderr__)
 
 
 def request_id_of(scope: Scope) -> str:

@@ -59,11 +59,11 @@ class Settings:
     )
     max_body_bytes: int = _setting(
         65536,
-        "Largest request body in bytes (/ask, /quiz/check, /deck/validate); larger: 413 "
-        "before it is read.",
+        "Largest request body in bytes (/ask, /quiz/check, /deck/validate): past it, 413 "
+        "without reading the rest.",
     )
     max_sparql_body_bytes: int = _setting(
-        262144, "Largest body of POST /sparql in bytes; larger: 413 before it is read."
+        262144, "Largest body of POST /sparql in bytes: past it, 413 without reading the rest."
     )
     request_timeout: float = _setting(
         30.0,
