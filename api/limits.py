@@ -86,15 +86,17 @@ def replay(body: bytes, receive: Receive) -> Receive:
 
 
 class TimeBudget:
-    """Answer 504 when a request's response has not started within `seconds`."""
+    """Answer 504 when a request's response has not started within `seconds`; `exempt` paths
+    (bounded work that is done once and kept, such as the whole-graph downloads) have none."""
 
-    def __init__(self, app: ASGIApp, seconds: float) -> None:
+    def __init__(self, app: ASGIApp, seconds: float, exempt: frozenset[str] = frozenset()) -> None:
         self.app = app
         self.seconds = seconds
+        self.exempt = exempt
         self._abandoned: set[asyncio.Future[None]] = set()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "http" or scope["path"] in self.exempt:
             await self.app(scope, receive, send)
             return
         started = False

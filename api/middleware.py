@@ -31,6 +31,9 @@ from kb.service import RulingsService
 # Settings that never change a response body (where and how the server runs).
 NOT_IN_BODIES = frozenset({"host", "port", "data_dir", "corpus_dir", "log_json", "request_timeout"})
 CODE_ROOTS = ("api", "kb", "ingest")
+# The whole-graph downloads: serialised once per process (seconds to a minute with every card),
+# then served from memory; no request can make them costlier, so no time budget cuts them off.
+UNBUDGETED = frozenset({"/export.ttl", "/export.jsonld"})
 # Live state: never cached, so no 304 either.
 UNCACHED = frozenset({"/health", "/metrics"})
 
@@ -64,7 +67,7 @@ def install_edges(app: FastAPI, service: RulingsService, metrics: Metrics) -> No
         seed=cache_seed(build_id, shaping, code_digest()),
         max_age=settings.cache_max_age,
     )
-    app.add_middleware(TimeBudget, seconds=settings.request_timeout)
+    app.add_middleware(TimeBudget, seconds=settings.request_timeout, exempt=UNBUDGETED)
     metrics.instrument(app)  # outside the budget and the cache: 504s and 304s are counted
     app.add_middleware(RequestLog)
     document_edge_statuses(app, UNCACHED)
