@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Query
+from fastapi import Depends, FastAPI, Query
 from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, Field
 
 from api import contract
+from api import metrics as metrics_route
 from api.contract import JSON_LD_BODY, TEXT_BODY, mark
-from api.errors import error_responses, install_error_handlers
+from api.errors import error_responses, install_error_handlers, without_local_paths
+from api.metrics import Metrics
+from api.middleware import install_edges
 from api.routes import cards, docs, linked_data, web, wiki
+from api.safe_strings import check_input_strings
 from kb.schemas import Answer, Health, LinkResult, SearchResult, Stats
 from kb.service import RulingsService
 
@@ -56,20 +60,30 @@ def create_app(service: RulingsService, *, stale_error: str | None = None) -> Fa
         description="Yu-Gi-Oh! rulings knowledge base: search, linking, sourced answers.",
         docs_url=None,  # docs.register serves both pages from local assets
         redoc_url=None,
+        dependencies=[Depends(check_input_strings)],
     )
     install_error_handlers(app)
     contract.install(app, service)
+    metrics = Metrics()
     app.state.service = service
+    app.state.metrics = metrics
+    settings = service.settings
+    public_error = (
+        without_local_paths(stale_error, (settings.corpus_dir, settings.data_dir))
+        if stale_error is not None
+        else None
+    )
 
     @app.get("/health", response_model=Health)
-    def health() -> dict[str, Any]:
+    def health(response: Response) -> dict[str, Any]:
         manifest = service.artifact.manifest
+        response.headers["cache-control"] = "no-store"
         return {
             "ok": True,
             "build_id": manifest.get("build_id"),
             "corpus_hash": manifest.get("corpus_hash"),
             "stale": stale_error is not None,
-            "stale_error": stale_error,
+            "stale_error": public_error,
             "model": getattr(service.index.embedder, "name", None),
             "reasoners": service.reasoner_status(),
         }
@@ -97,7 +111,9 @@ def create_app(service: RulingsService, *, stale_error: str | None = None) -> Fa
         responses=error_responses(400, 422),
     )
     def ask(body: AskRequest) -> dict[str, Any]:
-        return service.ask(body.question, format=body.format, k=body.k)
+        answer = service.ask(body.question, format=body.format, k=body.k)
+        metrics.count_answer(answer)
+        return answer
 
     @app.get("/link", response_model=LinkResult, responses=error_responses(422))
     def link(
@@ -124,4 +140,6 @@ def create_app(service: RulingsService, *, stale_error: str | None = None) -> Fa
     for group in (cards, linked_data, wiki, web):  # cards before wiki's /cards/{id} page
         group.register(app, service)
     docs.register(app)
+    metrics_route.register(app, metrics)
+    install_edges(app, service, metrics)
     return app

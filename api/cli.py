@@ -422,9 +422,7 @@ def render(
     ] = None,
     template: Annotated[
         str | None,
-        typer.Option(
-            help="With --links wiki: a card's wiki page name, e.g. 'Card Wiki:{name_en}'"
-        ),
+        typer.Option(help="With --links wiki: a card's wiki page name, e.g. 'Card Wiki:{name_en}'"),
     ] = None,
     rule_template: Annotated[
         str | None,

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import logging
+import re
+from collections.abc import Iterable
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -18,11 +21,15 @@ log = logging.getLogger(__name__)
 
 __all__ = [
     "ERRORS",
+    "NOT_MODIFIED",
     "ErrorEnvelope",
+    "document_edge_statuses",
     "document_validation_errors",
+    "edge_responses",
     "envelope",
     "error_responses",
     "install_error_handlers",
+    "without_local_paths",
 ]
 
 # What each error status means here; every one is the envelope (ErrorEnvelope).
@@ -30,8 +37,21 @@ ERRORS: dict[int, str] = {
     400: "Malformed request (the envelope says what).",
     404: "Unknown id or document: `suggestions` lists the closest ones.",
     406: "No representation the Accept header allows: `available` lists them.",
-    422: "A bad or missing parameter: the envelope names it.",
+    413: "The request body is larger than the route's limit (`max_body_bytes`, "
+    "`max_sparql_body_bytes`): the envelope names the limit.",
+    422: "A bad or missing parameter (also a string with a lone surrogate, NUL or another "
+    "control character): the envelope names it.",
     503: "Busy: retry after the Retry-After header's seconds.",
+    504: "The request took longer than its time budget (`request_timeout`).",
+}
+# A GET answered from the client's or cache's copy (If-None-Match matched the ETag): no body.
+NOT_MODIFIED: dict[str, Any] = {
+    "description": "Not Modified: the ETag in If-None-Match is current (the build did not "
+    "change); no body.",
+    "headers": {
+        "ETag": {"schema": {"type": "string"}, "description": "The build id and a digest."},
+        "Cache-Control": {"schema": {"type": "string"}},
+    },
 }
 ENVELOPE_REF = {"$ref": "#/components/schemas/ErrorEnvelope"}
 
@@ -48,6 +68,65 @@ def error_responses(*codes: int, json_route: bool = True) -> dict[int | str, dic
     return {c: {"description": ERRORS[c], "content": content} for c in codes}
 
 
+def edge_responses(
+    method: str, *, body: bool, parameters: bool, cached: bool = True
+) -> dict[str, dict[str, Any]]:
+    """The statuses the HTTP edge itself may answer on an operation (OpenAPI `responses`, keyed
+    by status string): 304 on a cached GET, 413 with a body, 422 with any input, 504 always."""
+    content = {"application/json": {"schema": ENVELOPE_REF}}
+    out: dict[str, dict[str, Any]] = {}
+    if method == "get" and cached:
+        out["304"] = dict(NOT_MODIFIED)
+    if body:
+        out["413"] = {"description": ERRORS[413], "content": content}
+    if body or parameters:
+        out["422"] = {"description": ERRORS[422], "content": content}
+    out["504"] = {"description": ERRORS[504], "content": content}
+    return out
+
+
+def document_edge_statuses(app: FastAPI, uncached: frozenset[str] = frozenset()) -> None:
+    """Add the edge's statuses (`edge_responses`) to every operation of the app's OpenAPI that
+    does not declare them itself; `uncached` paths (live state) never answer 304."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        schema = build()
+        for path, operations in schema.get("paths", {}).items():
+            for method, operation in operations.items():
+                extra = edge_responses(
+                    method,
+                    body="requestBody" in operation,
+                    parameters=bool(operation.get("parameters")),
+                    cached=path not in uncached,
+                )
+                responses = operation.setdefault("responses", {})
+                for code, response in extra.items():
+                    responses.setdefault(code, response)
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+# An absolute POSIX path in a message (not the path part of a URL).
+ABSOLUTE_PATH = re.compile(r"(?<![\w.~:/-])/[^\s'\":,;()]+")
+
+
+def without_local_paths(message: str, roots: Iterable[Path] = ()) -> str:
+    """`message` with every absolute path made relative to the root that holds it (the corpus,
+    the data directory), or cut to its last component: what a public response may show."""
+    bases = [str(Path(r).resolve()) for r in roots]
+
+    def local(found: re.Match[str]) -> str:
+        path = found.group()
+        for base in bases:
+            if path.startswith(base + "/"):
+                return path[len(base) + 1 :]
+        return PurePosixPath(path).name or "/"
+
+    return ABSOLUTE_PATH.sub(local, message)
+
+
 def envelope(status: int, message: str, **extra: Any) -> JSONResponse:
     return JSONResponse(
         {"ok": False, "error": message, "status": status, **extra}, status_code=status
@@ -57,7 +136,9 @@ def envelope(status: int, message: str, **extra: Any) -> JSONResponse:
 def _validation_message(exc: RequestValidationError) -> str:
     parts = []
     for e in exc.errors():
-        loc = [str(x) for x in e.get("loc", ()) if x not in ("query", "body", "path")]
+        loc = [str(x) for x in e.get("loc", ())]
+        if loc and loc[0] in ("query", "body", "path", "header", "cookie"):
+            loc = loc[1:]  # where it came from; the rest names the field (even one called query)
         parts.append(f"{'.'.join(loc) or 'request'}: {e.get('msg', 'invalid')}")
     return "; ".join(parts) or "invalid request"
 

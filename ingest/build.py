@@ -10,7 +10,7 @@ from ingest.corpus import corpus_hash
 from ingest.pipeline import ingest_corpus
 from kb.errors import ArtifactError, IngestError
 from kb.graph import KnowledgeGraph
-from kb.store import Artifact, load_artifact, write_artifact
+from kb.store import Artifact, load_artifact, remove_abandoned, write_artifact
 
 log = logging.getLogger(__name__)
 
@@ -79,8 +79,10 @@ def ensure_kb(corpus_dir: Path, data_dir: Path) -> Loaded:
     """Load the current artifact; rebuild it when missing, stale or corrupt.
 
     If the corpus itself is broken (IngestError), the previous good build is served and the error
-    is reported, never a half-written one.
+    is reported, never a half-written one. Temporary directories of interrupted builds go first.
     """
+    for name in remove_abandoned(data_dir):
+        log.warning("removed %s, left by an interrupted build", name)
     try:
         expected = corpus_hash(corpus_dir) if corpus_dir.exists() else None
         return Loaded(load_artifact(data_dir, expected), rebuilt=False)

@@ -57,6 +57,28 @@ class Settings:
         "with `ygo-rulings export`) that /sparql checks queries for and forwards them to; unset: "
         "the embedded Oxigraph store built with the artifact.",
     )
+    max_body_bytes: int = _setting(
+        65536,
+        "Largest request body in bytes (/ask, /quiz/check, /deck/validate): past it, 413 "
+        "without reading the rest.",
+    )
+    max_sparql_body_bytes: int = _setting(
+        262144, "Largest body of POST /sparql in bytes: past it, 413 without reading the rest."
+    )
+    request_timeout: float = _setting(
+        30.0,
+        "Seconds a request may take before it is answered 504 (keep it above `sparql_timeout`).",
+    )
+    cache_max_age: int = _setting(
+        300,
+        "Seconds browsers, wikis and CDNs may reuse a GET response (Cache-Control max-age); "
+        "then they revalidate it by its ETag.",
+    )
+    log_json: bool = _setting(
+        True,
+        "Log one JSON object per line (with the request id) to stderr while the app runs; "
+        "false leaves logging as the host process set it.",
+    )
     host: str = _setting("127.0.0.1", "Address `serve` binds.")
     port: int = _setting(8000, "Port `serve` binds.")
 

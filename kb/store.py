@@ -11,6 +11,7 @@ A build is written to a temporary directory first; a failed build never touches 
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -21,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from kb.errors import ArtifactError
 from kb.graph import KnowledgeGraph, fact_from_record, fact_record, node_from_record, node_record
@@ -71,7 +72,8 @@ def write_artifact(
     """
     builds = data_dir / "builds"
     builds.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=builds))
+    tmp = Path(tempfile.mkdtemp(prefix=TMP_PREFIX, dir=builds))
+    lock = _hold_lock(tmp)
     try:
         files: dict[str, str] = {}
         graph = json.dumps(
@@ -114,6 +116,62 @@ def write_artifact(
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    finally:
+        _lock_file(tmp).unlink(missing_ok=True)
+        lock.close()
+
+
+def _lock_file(tmp: Path) -> Path:
+    return tmp.with_name(tmp.name + LOCK_SUFFIX)
+
+
+def _hold_lock(tmp: Path) -> IO[bytes]:
+    """Lock a temporary build as in progress (released when its writer ends, even killed)."""
+    lock = open(_lock_file(tmp), "wb")  # noqa: SIM115 - held until the build ends
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    return lock
+
+
+def _abandoned(tmp: Path, now: float) -> bool:
+    """Whether a temporary build directory has no live writer: its lock is free, or (a writer
+    that died before it could lock) it is older than _UNLOCKED_AFTER_S without a lock file."""
+    try:
+        with open(_lock_file(tmp), "rb") as fh:
+            try:
+                fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return False  # a build in progress in another process
+            fcntl.flock(fh, fcntl.LOCK_UN)
+            return True
+    except FileNotFoundError:
+        try:
+            return now - tmp.stat().st_mtime > _UNLOCKED_AFTER_S
+        except FileNotFoundError:
+            return False
+
+
+def remove_abandoned(data_dir: Path) -> list[str]:
+    """Remove the temporary directories of interrupted builds (a killed `ingest` or server
+    start); a build still running in another process keeps its own. The names removed."""
+    builds = data_dir / "builds"
+    if not builds.is_dir():
+        return []
+    now = time.time()
+    removed = []
+    for p in sorted(builds.iterdir()):
+        if p.name.startswith(TMP_PREFIX) and p.is_dir() and _abandoned(p, now):
+            shutil.rmtree(p, ignore_errors=True)
+            _lock_file(p).unlink(missing_ok=True)
+            removed.append(p.name)
+    for lock in builds.glob(f"{TMP_PREFIX}*{LOCK_SUFFIX}"):  # a lock whose directory is gone
+        if not lock.with_name(lock.name.removesuffix(LOCK_SUFFIX)).exists():
+            with open(lock, "rb") as fh:
+                try:
+                    fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    continue
+            lock.unlink(missing_ok=True)
+    return removed
 
 
 def _intact(path: Path, files: dict[str, str]) -> bool:
@@ -135,21 +193,19 @@ def _point_current(data_dir: Path, target: Path) -> None:
     os.replace(tmp_link, link)
 
 
-# A temporary build directory untouched this long was abandoned by a crashed writer (a younger one
-# may belong to a build still running in another process).
-_ABANDONED_AFTER_S = 3600.0
+TMP_PREFIX = ".tmp-"
+LOCK_SUFFIX = ".lock"
+# A temporary build without a lock file, untouched this long, lost its writer between creating
+# the directory and locking it (a younger one may be that moment of a running build).
+_UNLOCKED_AFTER_S = 60.0
 
 
 def _prune(builds: Path, keep: Path) -> None:
     """Remove older builds and abandoned temporary directories (the previous one is kept)."""
-    now = time.time()
+    remove_abandoned(builds.parent)
     others = []
     for p in builds.iterdir():
-        if p == keep or not p.is_dir():
-            continue
-        if p.name.startswith(".tmp-"):
-            if now - p.stat().st_mtime > _ABANDONED_AFTER_S:
-                shutil.rmtree(p, ignore_errors=True)
+        if p == keep or not p.is_dir() or p.name.startswith(TMP_PREFIX):
             continue
         others.append(p)
     others.sort(key=lambda p: p.stat().st_mtime)

@@ -82,6 +82,7 @@ HTTP_ONLY = {
     "with `cards search`",
     "GET /briefs": "labels and places of a few nodes for the web page (api/routes/web.py)",
     "GET /documents/{doc}/layout": "the web page's reading layout of a document (api/doc_layout.py)",
+    "GET /metrics": "the serving process's request and answer counters (api/metrics.py)",
 }
 # CLI commands that are no service method's twin.
 CLI_ONLY = {

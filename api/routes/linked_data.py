@@ -11,7 +11,7 @@
   SPARQL_REQUESTS answered or waiting, more → 503 at once), never in the shared one, so the
   other routes stay free however many SPARQL requests queue up.
 - `GET /vocab`: the vocabulary as HTML (default) or Turtle / JSON-LD.
-HEAD is answered on every GET route here, like GET without the body. The SPARQL workers are
+HEAD is answered on every GET route, like GET without the body (api.caching). The SPARQL workers are
 started when the app starts (its lifespan) in a background thread; the start waits for them up to
 WARM_WAIT seconds (so the first query is as fast as the rest), never longer (a store rebuild or a
 loaded machine does not hold the server back: a query sent meanwhile waits for the first worker).
@@ -20,6 +20,7 @@ loaded machine does not hold the server back: a query sent meanwhile waits for t
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import math
 import threading
@@ -178,7 +179,8 @@ class SparqlGate:
                 )
             self._pending += 1
         try:
-            future: Future[T] = self._pool.submit(fn, *args)
+            # in the request's context, so its log lines carry the request id
+            future: Future[T] = self._pool.submit(contextvars.copy_context().run, fn, *args)
         except BaseException:
             self._done(None)
             raise
@@ -279,9 +281,6 @@ def register(app: FastAPI, service: RulingsService) -> None:
             return HTMLResponse(vocab_html(graph, service.settings.base_iri), headers=VARY)
         return Response(service.vocab(fmt), media_type=RDF_MEDIA[fmt], headers=VARY)
 
-    for path, get in (("/id/{node_id:path}", node), ("/sparql", sparql_get), ("/vocab", vocab)):
-        app.add_api_route(path, get, methods=["HEAD"], include_in_schema=False)
-
 
 POST_BODY = {
     "content": {
@@ -308,13 +307,15 @@ def install_error_handlers(app: FastAPI, retry_after: int = 1) -> None:
         return envelope(406, str(exc), available=exc.offers)
 
     @app.exception_handler(EndpointBusy)
-    async def _busy(_: Request, exc: EndpointBusy) -> JSONResponse:
+    async def _busy(request: Request, exc: EndpointBusy) -> JSONResponse:
+        count_stop(request, "busy")
         response = envelope(503, str(exc))
         response.headers["Retry-After"] = "1"
         return response
 
     @app.exception_handler(QueryStopped)
-    async def _stopped(_: Request, exc: QueryStopped) -> JSONResponse:
+    async def _stopped(request: Request, exc: QueryStopped) -> JSONResponse:
+        count_stop(request, "timeout")
         response = envelope(503, str(exc))
         response.headers["Retry-After"] = str(retry_after)
         return response
@@ -330,6 +331,13 @@ def install_error_handlers(app: FastAPI, retry_after: int = 1) -> None:
     @app.exception_handler(MalformedQuery)
     async def _malformed(_: Request, exc: MalformedQuery) -> JSONResponse:
         return envelope(400, str(exc), line=exc.line, column=exc.column)
+
+
+def count_stop(request: Request, reason: str) -> None:
+    """Count a stopped SPARQL request in the app's metrics (api.metrics), when it has them."""
+    metrics = getattr(request.app.state, "metrics", None)
+    if metrics is not None:
+        metrics.sparql_stops.labels(reason).inc()
 
 
 def refuse_dataset(params: Container[str]) -> None:

@@ -125,6 +125,7 @@ def register(app: FastAPI, service: RulingsService) -> None:
 
     @app.get("/quiz", tags=["training"], response_model=Quiz, responses=error_responses(422))
     def quiz(
+        response: Response,
         format: Annotated[
             str | None,
             Query(
@@ -151,6 +152,8 @@ def register(app: FastAPI, service: RulingsService) -> None:
         ] = None,
     ) -> dict[str, Any]:
         """Questions from the documents with answer keys, explanations and citations."""
+        if seed is None:  # random questions: a cache must not keep them
+            response.headers["cache-control"] = "no-store"
         return service.quiz(format=format, topic=topic, n=n, seed=seed)
 
     @app.post(
