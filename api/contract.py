@@ -142,4 +142,6 @@ def allowed_methods(routes: Iterable[Any], scope: Scope) -> list[str]:
             match, _ = route.matches(scope)
             if match is not Match.NONE:
                 methods |= route.methods
+    if "GET" in methods:
+        methods.add("HEAD")  # the caching layer answers HEAD on every GET route
     return sorted(methods)
