@@ -8,16 +8,25 @@ PORT ?= 8000
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install browser run test lint types unit ingest bench clean
+.PHONY: install lock browser run test lint types unit ingest bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet torch==2.13.0
-	$(BIN)/pip install --quiet -e '.[dev]'
+# Every package (torch, the `dev` extra and their dependencies) comes from requirements.lock, each
+# checked against its sha256; the project itself is then installed without resolving anything.
+$(VENV)/.installed: requirements.lock pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet --require-hashes -r requirements.lock
+	$(BIN)/pip install --quiet --no-deps -e .
 	touch $@
+
+# Re-resolve requirements.lock from pyproject.toml (after changing a pin); see README, Development.
+# WHEELS is a folder of local wheels (this machine's CPU build of torch) that the resolver also reads.
+WHEELS ?= /opt/wheels
+lock: $(VENV)/.installed
+	$(BIN)/uv pip compile pyproject.toml --extra dev --generate-hashes --python-version 3.11 --custom-compile-command 'make lock' \
+	  $(if $(wildcard $(WHEELS)),--find-links $(WHEELS)) --quiet -o requirements.lock
 
 install: $(VENV)/.installed
 	$(BIN)/ygo-rulings model prepare --data $(DATA)
