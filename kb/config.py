@@ -57,6 +57,12 @@ class Settings:
         "with `ygo-rulings export`) that /sparql checks queries for and forwards them to; unset: "
         "the embedded Oxigraph store built with the artifact.",
     )
+    answer_cache: int = _setting(
+        1024,
+        "Answers each server process keeps in memory (least recently used dropped first), keyed "
+        "by question, format, k and build id; 0 turns the cache off.",
+    )
+    workers: int = _setting(0, "Server processes `serve` starts; 0: one per CPU core.")
     host: str = _setting("127.0.0.1", "Address `serve` binds.")
     port: int = _setting(8000, "Port `serve` binds.")
 
