@@ -32,10 +32,12 @@ install: $(VENV)/.installed
 	$(BIN)/ygo-rulings model prepare --data $(DATA)
 
 # Debian's Chromium and chromedriver for tests/test_web_browser.py (Playwright drives them; no
-# browser download). Needs root for apt-get; nothing to do when they are already installed.
+# browser download) and nginx for tests/test_nginx.py (deploy/nginx.conf in front of the API; the
+# package's own service is not used). Needs root for apt-get; nothing to do when installed.
 browser:
-	@if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then echo "chromium: installed"; \
-	else apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; fi
+	@if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] && [ -x /usr/sbin/nginx ]; then \
+	echo "chromium, nginx: installed"; \
+	else apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver nginx; fi
 
 ingest: install
 	$(BIN)/ygo-rulings ingest --data $(DATA)
@@ -57,7 +59,7 @@ unit: $(VENV)/.installed
 test: lint types unit
 
 bench: install
-	$(BIN)/python -m bench.http --data $(DATA)
+	$(BIN)/python -m bench.http --data $(DATA) $(BENCH_ARGS)
 
 clean:
 	rm -rf $(DATA) .pytest_cache .mypy_cache .ruff_cache
