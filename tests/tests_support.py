@@ -47,9 +47,9 @@ def running_server(
         "no_proxy": "127.0.0.1,localhost",
         **(extra_env or {}),
     }
+    args = ["serve", "--data", str(data), "--host", "127.0.0.1", "--port", str(port)]
     proc = subprocess.Popen(
-        [exe, "serve", "--data", str(data), "--host", "127.0.0.1", "--port", str(port)]
-        + ["--workers", str(workers)],
+        [exe, *args, "--workers", str(workers)],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
