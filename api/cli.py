@@ -404,12 +404,12 @@ def serve(
     """Serve the HTTP API (OpenAPI docs at /docs)."""
     import uvicorn
 
-    from api.workers import SETTINGS_ENV, encode_settings, worker_count
+    from api.workers import SETTINGS_ENV, check_serving, encode_settings
 
     s = settings(
         data, corpus, model=model, embedder=embedder, host=host, port=port, workers=workers
     )
-    count = guarded(lambda: worker_count(s.workers))
+    count = guarded(lambda: check_serving(s))
     if count == 1:
         from api.app import create_app
         from api.runtime import load_runtime

@@ -41,6 +41,13 @@ def worker_count(requested: int) -> int:
         return os.cpu_count() or 1
 
 
+def check_serving(settings: Settings) -> int:
+    """The worker count, once the settings a worker would only reject after loading are sound."""
+    if settings.answer_cache < 0:
+        raise ValueError(f"answer cache size must be 0 or more, got {settings.answer_cache}")
+    return worker_count(settings.workers)
+
+
 def encode_settings(settings: Settings) -> str:
     """The settings as JSON of their `YGO_*` environment strings (unset ones left out)."""
     values = {

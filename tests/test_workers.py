@@ -13,7 +13,13 @@ import httpx
 import pytest
 from tests_support import running_server  # type: ignore[import-not-found]
 
-from api.workers import build_lock, decode_settings, encode_settings, worker_count
+from api.workers import (
+    build_lock,
+    check_serving,
+    decode_settings,
+    encode_settings,
+    worker_count,
+)
 from kb.config import Settings
 
 
@@ -32,6 +38,9 @@ def test_worker_count_defaults_to_the_usable_cores() -> None:
     assert worker_count(3) == 3
     with pytest.raises(ValueError, match="got -1"):
         worker_count(-1)
+    assert check_serving(Settings(workers=2)) == 2
+    with pytest.raises(ValueError, match="answer cache size must be 0 or more, got -3"):
+        check_serving(Settings(answer_cache=-3))  # refused before any worker loads
 
 
 def test_the_build_lock_lets_one_process_in_at_a_time(tmp_path: Path) -> None:
