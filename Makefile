@@ -8,25 +8,36 @@ PORT ?= 8000
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install browser run test lint types unit ingest bench clean
+.PHONY: install lock browser run test lint types unit ingest bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet torch==2.13.0
-	$(BIN)/pip install --quiet -e '.[dev]'
+# Every package (torch, the `dev` extra and their dependencies) comes from requirements.lock, each
+# checked against its sha256; the project itself is then installed without resolving anything.
+$(VENV)/.installed: requirements.lock pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet --require-hashes -r requirements.lock
+	$(BIN)/pip install --quiet --no-deps -e .
 	touch $@
+
+# Re-resolve requirements.lock from pyproject.toml (after changing a pin); see README, Development.
+# WHEELS is a folder of local wheels (this machine's CPU build of torch) that the resolver also reads.
+WHEELS ?= /opt/wheels
+lock: $(VENV)/.installed
+	$(BIN)/uv pip compile pyproject.toml --extra dev --generate-hashes --python-version 3.11 --custom-compile-command 'make lock' \
+	  $(if $(wildcard $(WHEELS)),--find-links $(WHEELS)) --quiet -o requirements.lock
 
 install: $(VENV)/.installed
 	$(BIN)/ygo-rulings model prepare --data $(DATA)
 
 # Debian's Chromium and chromedriver for tests/test_web_browser.py (Playwright drives them; no
-# browser download). Needs root for apt-get; nothing to do when they are already installed.
+# browser download) and nginx for tests/test_nginx.py (deploy/nginx.conf in front of the API; the
+# package's own service is not used). Needs root for apt-get; nothing to do when installed.
 browser:
-	@if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then echo "chromium: installed"; \
-	else apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; fi
+	@if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] && [ -x /usr/sbin/nginx ]; then \
+	echo "chromium, nginx: installed"; \
+	else apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver nginx; fi
 
 ingest: install
 	$(BIN)/ygo-rulings ingest --data $(DATA)
@@ -48,7 +59,7 @@ unit: $(VENV)/.installed
 test: lint types unit
 
 bench: install
-	$(BIN)/python -m bench.http --data $(DATA)
+	$(BIN)/python -m bench.http --data $(DATA) $(BENCH_ARGS)
 
 clean:
 	rm -rf $(DATA) .pytest_cache .mypy_cache .ruff_cache

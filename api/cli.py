@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -391,6 +392,10 @@ def eval_answers(
 def serve(
     host: Annotated[str | None, typer.Option(help="Bind address (YGO_HOST).")] = None,
     port: Annotated[int | None, typer.Option(help="Port (YGO_PORT).")] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(help="Server processes (YGO_WORKERS); 0: one per CPU core, 1: this process."),
+    ] = None,
     data: DataOpt = None,
     corpus: CorpusOpt = None,
     model: ModelOpt = None,
@@ -399,14 +404,33 @@ def serve(
     """Serve the HTTP API (OpenAPI docs at /docs)."""
     import uvicorn
 
-    from api.app import create_app
-    from api.runtime import load_runtime
+    from api.workers import SETTINGS_ENV, check_serving, encode_settings
 
-    s = settings(data, corpus, model=model, embedder=embedder, host=host, port=port)
-    runtime = guarded(lambda: load_runtime(s))
-    app_ = create_app(runtime.service, stale_error=runtime.stale_error)
-    err.print(f"serving on http://{s.host}:{s.port} (docs at /docs)")
-    uvicorn.run(app_, host=s.host, port=s.port, log_level="warning")
+    s = settings(
+        data, corpus, model=model, embedder=embedder, host=host, port=port, workers=workers
+    )
+    count = guarded(lambda: check_serving(s))
+    if count == 1:
+        from api.app import create_app
+        from api.runtime import load_runtime
+
+        runtime = guarded(lambda: load_runtime(s))
+        app_ = create_app(runtime.service, stale_error=runtime.stale_error)
+        err.print(f"serving on http://{s.host}:{s.port} (docs at /docs)")
+        uvicorn.run(app_, host=s.host, port=s.port, log_level="warning")
+        return
+    # Each worker is a spawned interpreter that builds its own app from these settings.
+    os.environ[SETTINGS_ENV] = encode_settings(s)
+    err.print(f"serving on http://{s.host}:{s.port} with {count} workers (docs at /docs)")
+    uvicorn.run(
+        "api.workers:worker_app",
+        factory=True,
+        workers=count,
+        host=s.host,
+        port=s.port,
+        log_level="warning",
+        timeout_worker_healthcheck=120,  # a worker that is still loading answers pings late
+    )
 
 
 @app.command()

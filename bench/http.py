@@ -1,29 +1,54 @@
-"""HTTP latency and start-up benchmark against a real `ygo-rulings serve` on loopback.
+"""HTTP benchmark against a real `ygo-rulings serve` on loopback: speed, memory and quality in one run.
 
-Measures: server start with a built KB (artifact + model load, spawn → /health OK), and warm
-/search and /ask latency at concurrency 1 (median, p95) over the project's evaluation queries.
-With ``--rounds N`` the server is started N times and the summary holds each number's median
-over the rounds (the machine is shared, so one round can be noisy).
-Usage: python -m bench.http [--data DIR] [--n 200] [--rounds 3]
+One server start (``--workers``, default one per core) measures:
+- cold start: spawn → first ``/health`` 200, and spawn → first ``/ask`` 200;
+- ``/ask`` (every question unseen by the server, so no answer-cache hits), ``/search``, SPARQL (the
+  README's queries and the per-card fact count) and mixed traffic (search, ask, ``/id/…``, quiz,
+  SPARQL) at concurrency 1, 8 and 32: p50/p95/p99 latency, throughput and errors;
+- memory of every server process (the uvicorn supervisor, its workers, their SPARQL workers): the
+  sum of RSS and of PSS (shared pages split between the processes that map them);
+- then, with the server stopped, the answer-quality numbers of ``bench.quality`` (``--no-quality``
+  skips them).
+
+Requests go out from one asyncio client in this process, which shares the machine's cores with
+the server. Results: ``bench/results/http.json`` and ``bench/results/http.md`` (a Markdown table).
+Usage: python -m bench.http [--data DIR] [--workers N] [--n 200] [--no-quality]
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import itertools
 import json
 import os
 import shutil
 import socket
-import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
 
+from bench.sparql import QUERIES
+
 REPO = Path(__file__).resolve().parents[1]
+CONCURRENCY = (1, 8, 32)
+CELL_SECONDS = 120.0  # a cell stops sending after this long, whatever its count
+SPARQL_ACCEPT = "application/sparql-results+json, text/turtle;q=0.9"
+
+
+@dataclass(frozen=True)
+class Call:
+    """One request: method, path and keyword arguments for httpx."""
+
+    method: str
+    path: str
+    kw: dict[str, Any]
 
 
 def _port() -> int:
@@ -32,121 +57,320 @@ def _port() -> int:
         return int(s.getsockname()[1])
 
 
-def _queries(name: str, key: str) -> list[str]:
-    lines = (REPO / "tests" / "data" / name).read_text("utf-8").splitlines()
-    return [json.loads(line)[key] for line in lines if line.strip()]
-
-
 def _pct(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(p * (len(ordered) - 1)))]
 
 
-def _timed(client: httpx.Client, method: str, url: str, **kw: object) -> float:
-    t0 = time.perf_counter()
-    r = client.request(method, url, **kw)  # type: ignore[arg-type]
-    elapsed = (time.perf_counter() - t0) * 1000
-    r.raise_for_status()
-    return elapsed
+# --- what is asked ---------------------------------------------------------------------------
 
 
-def run_round(exe: str, data: Path, n: int) -> dict[str, Any]:
-    """Start a server, measure its start and the warm latencies, stop it."""
+def unique_questions() -> list[str]:
+    """Every distinct question of the evaluation sets (pt and en), in a fixed order."""
+    seen: dict[str, None] = {}
+    for path in sorted((REPO / "tests" / "data").glob("*.jsonl")):
+        for line in path.read_text("utf-8").splitlines():
+            if not line.strip():
+                continue
+            item = json.loads(line)
+            for key in ("q", "pt", "en"):
+                if isinstance(item.get(key), str) and path.stem != "retrieval":
+                    seen.setdefault(item[key], None)
+    return list(seen)
+
+
+def search_queries() -> list[str]:
+    lines = (REPO / "tests" / "data" / "retrieval.jsonl").read_text("utf-8").splitlines()
+    return [json.loads(line)["q"] for line in lines if line.strip()]
+
+
+def ask(question: str) -> Call:
+    return Call("POST", "/ask", {"json": {"question": question}})
+
+
+def search(q: str) -> Call:
+    return Call("GET", "/search", {"params": {"q": q, "k": 10}})
+
+
+def sparql(query: str) -> Call:
+    return Call(
+        "GET", "/sparql", {"params": {"query": query}, "headers": {"accept": SPARQL_ACCEPT}}
+    )
+
+
+def mixed(questions: Iterator[str], queries: list[str], ids: list[str]) -> Iterator[Call]:
+    """Ten requests in each round: 3 search, 3 ask, 2 `/id/…`, 1 quiz, 1 SPARQL."""
+    sparqls, searches, nodes = (itertools.cycle(x) for x in (QUERIES.values(), queries, ids))
+    for i in itertools.count():
+        yield search(next(searches))
+        yield ask(next(questions))
+        yield Call("GET", f"/id/{next(nodes)}", {"headers": {"accept": "application/ld+json"}})
+        yield search(next(searches))
+        yield ask(next(questions))
+        yield Call("GET", "/quiz", {"params": {"n": 5, "seed": i}})
+        yield search(next(searches))
+        yield ask(next(questions))
+        yield Call("GET", f"/id/{next(nodes)}", {"headers": {"accept": "text/turtle"}})
+        yield sparql(next(sparqls))
+
+
+# --- load --------------------------------------------------------------------------------------
+
+
+async def _run_cell(base: str, calls: list[Call], concurrency: int) -> dict[str, Any]:
+    """Send `calls` with at most `concurrency` in flight: latency percentiles and throughput."""
+    latencies: list[float] = []
+    errors: dict[str, int] = {}
+    pending = iter(calls)
+    deadline = time.perf_counter() + CELL_SECONDS
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
+
+        async def lane() -> None:
+            for call in pending:
+                if time.perf_counter() > deadline:
+                    return
+                t0 = time.perf_counter()
+                try:
+                    r = await client.request(call.method, call.path, **call.kw)
+                    ok, why = r.status_code < 400, str(r.status_code)
+                except httpx.HTTPError as exc:
+                    ok, why = False, type(exc).__name__
+                latencies.append((time.perf_counter() - t0) * 1000)
+                if not ok:
+                    errors[why] = errors.get(why, 0) + 1
+
+        t0 = time.perf_counter()
+        await asyncio.gather(*(lane() for _ in range(concurrency)))
+        wall = time.perf_counter() - t0
+    return {
+        "concurrency": concurrency,
+        "n": len(latencies),
+        "errors": sum(errors.values()),
+        "error_statuses": errors,
+        "throughput_per_s": round(len(latencies) / wall, 1),
+        "p50_ms": round(_pct(latencies, 0.50), 1),
+        "p95_ms": round(_pct(latencies, 0.95), 1),
+        "p99_ms": round(_pct(latencies, 0.99), 1),
+    }
+
+
+def run_load(base: str, n: int) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]:
+    """(first use, every scenario at every concurrency); /ask and mixed never repeat a question."""
+    questions = iter(unique_questions())
+    queries = search_queries()
+    with httpx.Client(base_url=base, timeout=300) as client:
+        for i in range(10):  # warm-up (not measured)
+            client.get("/search", params={"q": f"aquecimento {i} warm-up"})
+        ids = [
+            h["id"]
+            for q in queries[:20]
+            for h in client.get("/search", params={"q": q}).json()["hits"]
+        ]
+    # What each worker builds on first use (the question bank, the RDF graph, the SPARQL workers'
+    # first queries): sent 4 at a time so every worker gets some; the slowest is reported.
+    first = [Call("GET", "/quiz", {"params": {"n": 5, "seed": i}}) for i in range(4)]
+    first += [
+        Call("GET", f"/id/{ids[i]}", {"headers": {"accept": "text/turtle"}}) for i in range(4)
+    ]
+    first += [sparql(q) for q in QUERIES.values()]
+    warm = asyncio.run(_run_cell(base, first, 4))
+    print(json.dumps({"first_use": warm}), file=sys.stderr)
+    scenarios: dict[str, Callable[[int], list[Call]]] = {
+        "ask": lambda c: [ask(next(questions)) for _ in range(n)],
+        "search": lambda c: [search(q) for q in itertools.islice(itertools.cycle(queries), n)],
+        "sparql": lambda c: [
+            sparql(q) for q in itertools.islice(itertools.cycle(QUERIES.values()), n // 2)
+        ],
+        "mixed": lambda c: list(itertools.islice(mixed(questions, queries, ids), n)),
+    }
+    out: dict[str, list[dict[str, Any]]] = {}
+    for name, make in scenarios.items():
+        out[name] = []
+        for c in CONCURRENCY:
+            try:
+                calls = make(c)
+            except StopIteration:
+                raise SystemExit("error: not enough unique questions; lower --n") from None
+            cell = asyncio.run(_run_cell(base, calls, c))
+            out[name].append(cell)
+            print(json.dumps({"scenario": name, **cell}), file=sys.stderr)
+    return warm, out
+
+
+# --- the server --------------------------------------------------------------------------------
+
+
+def _tree(root: int) -> list[int]:
+    """`root` and every process under it."""
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        try:
+            text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+        except OSError:
+            continue
+        todo += [int(p) for p in text.split()]
+    return found
+
+
+def memory(root: int) -> dict[str, Any]:
+    """RSS and PSS (MB) summed over the server's processes."""
+    rss = pss = 0
+    pids = _tree(root)
+    for pid in pids:
+        try:
+            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Rss:"):
+                    rss += int(line.split()[1])
+                elif line.startswith("Pss:"):
+                    pss += int(line.split()[1])
+        except OSError:
+            continue
+    return {"processes": len(pids), "rss_mb": round(rss / 1024), "pss_mb": round(pss / 1024)}
+
+
+def cold_start(
+    exe: str, data: Path, workers: int
+) -> tuple[subprocess.Popen[bytes], str, dict[str, Any]]:
+    """Start the server: (process, base URL, seconds to the first /health and the first /ask)."""
     port = _port()
     base = f"http://127.0.0.1:{port}"
+    cmd = [exe, "serve", "--data", str(data), "--port", str(port), "--workers", str(workers)]
     t0 = time.perf_counter()
     proc = subprocess.Popen(
-        [exe, "serve", "--data", str(data), "--port", str(port)],
+        cmd,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         env={**os.environ, "HF_HUB_OFFLINE": "1"},
     )
-    try:
-        with httpx.Client(timeout=30) as client:
+    times: dict[str, Any] = {}
+    with httpx.Client(base_url=base, timeout=30) as client:
+        for name, call in (
+            ("health_s", Call("GET", "/health", {})),
+            ("ask_s", ask("O que é uma corrente?")),
+        ):
             while True:
+                if proc.poll() is not None:
+                    raise SystemExit("error: the server exited during start")
                 try:
-                    if client.get(base + "/health").status_code == 200:
+                    if client.request(call.method, call.path, **call.kw).status_code == 200:
                         break
                 except httpx.HTTPError:
                     time.sleep(0.05)
-                if time.perf_counter() - t0 > 120:
-                    raise SystemExit("server did not start")
-            start_s = time.perf_counter() - t0
-            model = client.get(base + "/health").json().get("model")
-            # Every measured request is a query the server has not seen (no query-embedding cache hits).
-            searches = _queries("retrieval.jsonl", "q")[:n]
-            questions = _queries("qa.jsonl", "q")[:n]
-            for i in range(20):
-                client.get(base + "/search", params={"q": f"aquecimento {i} warm-up"})
-                client.post(base + "/ask", json={"question": f"pergunta de aquecimento {i}?"})
-            search_ms = [
-                _timed(client, "GET", base + "/search", params={"q": q, "k": 10}) for q in searches
-            ]
-            ask_ms = [
-                _timed(client, "POST", base + "/ask", json={"question": q}) for q in questions
-            ]
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+                if time.perf_counter() - t0 > 300:
+                    raise SystemExit("error: the server did not start")
+            times[name] = round(time.perf_counter() - t0, 2)
+        times["model"] = client.get("/health").json().get("model")
+    return proc, base, times
+
+
+def quality(data: Path) -> dict[str, Any]:
+    """bench.quality's numbers (verdict accuracy and cite@3 per set, nonsense, pairs)."""
+    out = subprocess.run(
+        [sys.executable, "-m", "bench.quality", "--data", str(data), "--json"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    result = json.loads(out.stdout)
     return {
-        "model": model,
-        "server_start_s": round(start_s, 2),
-        "search_ms": _summary(search_ms),
-        "ask_ms": _summary(ask_ms),
-    }
-
-
-def _summary(values: list[float]) -> dict[str, float]:
-    return {
-        "median": round(statistics.median(values), 1),
-        "p95": round(_pct(values, 0.95), 1),
-        "n": len(values),
-    }
-
-
-def _median_of(rounds: list[dict[str, Any]]) -> dict[str, Any]:
-    """Each number's median over the rounds."""
-
-    def med(values: list[float]) -> float:
-        return round(statistics.median(values), 2)
-
-    return {
-        "server_start_s": med([r["server_start_s"] for r in rounds]),
-        **{
-            route: {
-                "median": med([r[route]["median"] for r in rounds]),
-                "p95": med([r[route]["p95"] for r in rounds]),
-                "n": rounds[0][route]["n"],
-            }
-            for route in ("search_ms", "ask_ms")
+        "sets": {
+            k: {"verdict": v["verdict_accuracy"], "cite3": v["cite_hit3"]}
+            for k, v in result["sets"].items()
         },
+        "nonsense_null": result.get("nonsense", {}).get("null_share"),
+        "pairs_agreeing": result.get("pairs", {}).get("agreeing"),
     }
+
+
+# --- report --------------------------------------------------------------------------------------
+
+
+def markdown(result: dict[str, Any]) -> str:
+    cs = result["cold_start"]
+    mem = result["memory"]
+    lines = [
+        f"`make bench` {result['date']}, commit {result['commit']}, {result['workers']} workers,"
+        f" {result['machine']['cpus']} cores, load average at start {result['machine']['load_average']}",
+        "",
+        "| traffic | concurrency | requests | errors | per second | p50 ms | p95 ms | p99 ms |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for name, cells in result["load"].items():
+        for c in cells:
+            lines.append(
+                f"| {name} | {c['concurrency']} | {c['n']} | {c['errors']} | {c['throughput_per_s']}"
+                f" | {c['p50_ms']} | {c['p95_ms']} | {c['p99_ms']} |"
+            )
+    lines += [
+        "",
+        f"Cold start: first `/health` {cs['health_s']} s, first `/ask` {cs['ask_s']} s."
+        f" Memory of the {mem['processes']} server processes after the load: RSS {mem['rss_mb']} MB"
+        f" summed, PSS {mem['pss_mb']} MB. First use of `/quiz`, `/id/…` and SPARQL (what each"
+        f" worker builds then; 4 at a time, before the load): slowest"
+        f" {result['first_use']['p99_ms'] / 1000:.1f} s.",
+    ]
+    if result.get("quality"):
+        q = result["quality"]
+        sets = ", ".join(
+            f"`{k}` {v['verdict']:.3f} / {v['cite3']:.3f}" for k, v in q["sets"].items()
+        )
+        lines += [
+            "",
+            f"Answer quality (verdict / cite@3): {sets}; nonsense answered null"
+            f" {q['nonsense_null']:.3f}; pt/en pairs agreeing {q['pairs_agreeing']:.3f}.",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def _commit() -> str | None:
+    out = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True
+    )
+    return out.stdout.strip() or None
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data", type=Path, default=REPO / "data")
-    parser.add_argument("--n", type=int, default=1000, help="at most this many queries per route")
-    parser.add_argument("--rounds", type=int, default=1, help="start the server this many times")
+    parser.add_argument("--workers", type=int, default=0, help="server processes (0: one per core)")
+    parser.add_argument("--n", type=int, default=200, help="requests per cell (SPARQL: half)")
+    parser.add_argument("--no-quality", action="store_true", help="skip the answer-quality sets")
     args = parser.parse_args()
     exe = shutil.which("ygo-rulings", path=str(Path(sys.executable).parent)) or "ygo-rulings"
     subprocess.run([exe, "stats", "--data", str(args.data)], check=True, capture_output=True)
-    rounds = []
-    for _ in range(max(1, args.rounds)):
-        rounds.append(run_round(exe, args.data, args.n))
-        print(json.dumps(rounds[-1]), file=sys.stderr)
+    load_average = round(os.getloadavg()[0], 1)
+    proc, base, start = cold_start(exe, args.data, args.workers)
+    try:
+        first_use, load = run_load(base, args.n)
+        mem = memory(proc.pid)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    from api.workers import worker_count
+
     env = ("YGO_EMBEDDER", "YGO_QUANTIZE", "OMP_WAIT_POLICY")
     result = {
-        "machine": {"cpus": os.cpu_count()},
+        "date": time.strftime("%Y-%m-%d"),
+        "commit": _commit(),
+        "machine": {"cpus": os.cpu_count(), "load_average": load_average},
         "environment": {name: os.environ[name] for name in env if name in os.environ},
-        "model": rounds[0]["model"],
-        "rounds": len(rounds),
-        **(_median_of(rounds) if len(rounds) > 1 else rounds[0]),
+        "workers": worker_count(args.workers),
+        "model": start.pop("model"),
+        "cold_start": start,
+        "first_use": first_use,
+        "memory": mem,
+        "load": load,
+        "quality": None if args.no_quality else quality(args.data),
     }
-    print(json.dumps(result, indent=2))
     out = REPO / "bench" / "results"
     out.mkdir(exist_ok=True)
     (out / "http.json").write_text(json.dumps(result, indent=2), "utf-8")
+    (out / "http.md").write_text(markdown(result), "utf-8")
+    print(markdown(result))
 
 
 if __name__ == "__main__":

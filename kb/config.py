@@ -79,6 +79,12 @@ class Settings:
         "Log one JSON object per line (with the request id) to stderr while the app runs; "
         "false leaves logging as the host process set it.",
     )
+    answer_cache: int = _setting(
+        1024,
+        "Answers each server process keeps in memory (least recently used dropped first), keyed "
+        "by question, format, k and build id; 0 turns the cache off.",
+    )
+    workers: int = _setting(0, "Server processes `serve` starts; 0: one per CPU core.")
     host: str = _setting("127.0.0.1", "Address `serve` binds.")
     port: int = _setting(8000, "Port `serve` binds.")
 

@@ -12,6 +12,7 @@ from rapidfuzz import process
 from rdflib import Graph
 
 from kb.answering.answer import Answerer
+from kb.answering.cache import AnswerCache, answer_key
 from kb.card_names import common_words
 from kb.card_service import CardService
 from kb.config import Settings
@@ -90,14 +91,22 @@ class RulingsService:
             claim_vectors,
         )
         self.answerer = Answerer(self.kg, self.index, artifact.documents, self.formats)
+        self.answers = AnswerCache(settings.answer_cache)
 
     # --- ask -----------------------------------------------------------------------------
     def ask(self, question: str, format: str | None = None, k: int = 5) -> dict[str, Any]:
-        """A verdict, the reasoning path and exact citations for a ruling question."""
+        """A verdict, the reasoning path and exact citations for a ruling question (a question
+        asked before, with the same format and k, is answered from the bounded answer cache)."""
         text = check_text("question", question, self.settings.max_query_chars)
         fmt = check_format(format, self.formats)
         k = check_k(k, self.settings.max_k)
-        return self.answerer.answer(text, fmt, k)
+        key = answer_key(text, fmt, k, self.artifact.manifest.get("build_id"))
+        cached = self.answers.get(key)
+        if cached is not None:
+            return cached
+        answer = self.answerer.answer(text, fmt, k)
+        self.answers.put(key, answer)
+        return answer
 
     # --- search --------------------------------------------------------------------------
     def search(

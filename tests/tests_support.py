@@ -26,9 +26,14 @@ def free_port() -> int:
 
 @contextmanager
 def running_server(
-    data: Path, extra_env: dict[str, str] | None = None, start_timeout: float = 90
+    data: Path,
+    extra_env: dict[str, str] | None = None,
+    start_timeout: float = 90,
+    workers: int = 1,
+    corpus: Path | None = None,
 ) -> Iterator[str]:
-    """The real `ygo-rulings serve` (hash embedder, the repo's corpus) on a free loopback port.
+    """The real `ygo-rulings serve` (hash embedder, the repo's corpus unless `corpus`) on a free
+    loopback port, with `workers` server processes (one by default: tests stay cheap).
 
     Yields its base URL once /health answers; the process is stopped on exit.
     """
@@ -37,13 +42,14 @@ def running_server(
     env = {
         **os.environ,
         "YGO_EMBEDDER": "hash",
-        "YGO_CORPUS_DIR": str(REPO / "corpus"),
+        "YGO_CORPUS_DIR": str(corpus or REPO / "corpus"),
         "NO_PROXY": "127.0.0.1,localhost",
         "no_proxy": "127.0.0.1,localhost",
         **(extra_env or {}),
     }
+    args = ["serve", "--data", str(data), "--host", "127.0.0.1", "--port", str(port)]
     proc = subprocess.Popen(
-        [exe, "serve", "--data", str(data), "--host", "127.0.0.1", "--port", str(port)],
+        [exe, *args, "--workers", str(workers)],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,

@@ -1,4 +1,9 @@
-"""On-disk cache of passage embeddings keyed by (model, text hash): rebuilds embed only changes."""
+"""On-disk cache of passage embeddings keyed by (model, text hash): rebuilds embed only changes.
+
+Beside the per-text store (`emb-<model>.npz`) the rows for one exact list of texts are kept as a
+plain matrix (`mat-<model>-<texts>.npy`) that is memory-mapped read-only: several server processes
+over the same build then share its pages, and a start with nothing to embed reads no vectors.
+"""
 
 from __future__ import annotations
 
@@ -51,12 +56,58 @@ def read_cache(path: Path, dim: int) -> dict[str, np.ndarray]:
             len(store) - len(sound),
         )
     return sound
+def _matrix_file(cache_dir: Path, model: str, keys: Sequence[str]) -> Path:
+    safe = hashlib.sha256(model.encode()).hexdigest()[:16]
+    rows = hashlib.sha256("\n".join(keys).encode()).hexdigest()[:16]
+    return cache_dir / f"mat-{safe}-{rows}.npy"
+
+
+def _mapped(path: Path, rows: int) -> np.ndarray | None:
+    """The matrix at `path`, memory-mapped read-only, if it is whole and has `rows` rows."""
+    try:
+        matrix = np.load(path, mmap_mode="r")
+    except (OSError, ValueError, EOFError):
+        return None
+    if matrix.ndim != 2 or matrix.shape[0] != rows or matrix.dtype != np.float32:
+        return None
+    return matrix
+
+
+def _save_matrix(path: Path, matrix: np.ndarray) -> None:
+    """Write the matrix atomically and drop the model's matrices for other lists of texts."""
+    for old in path.parent.glob(path.name.rsplit("-", 1)[0] + "-*.npy"):
+        if old != path:
+            old.unlink(missing_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".mat-", suffix=".npy", dir=path.parent)
+    os.close(fd)
+    try:
+        np.save(tmp, matrix)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 def cached_embeddings(
     embedder: Embedder, texts: Sequence[str], cache_dir: Path | None
 ) -> tuple[np.ndarray, int]:
-    """Embeddings of `texts` (rows in order) and how many had to be computed now."""
+    """Embeddings of `texts` (rows in order) and how many had to be computed now (with a cache
+    directory, a read-only memory map)."""
+    if cache_dir is not None and texts:
+        matrix_path = _matrix_file(cache_dir, embedder.name, [_key(t) for t in texts])
+        mapped = _mapped(matrix_path, len(texts))
+        if mapped is not None:
+            return mapped, 0
+        matrix, fresh = _embeddings(embedder, texts, cache_dir)
+        _save_matrix(matrix_path, matrix)
+        mapped = _mapped(matrix_path, len(texts))
+        return (matrix if mapped is None else mapped), fresh
+    return _embeddings(embedder, texts, cache_dir)
+
+
+def _embeddings(
+    embedder: Embedder, texts: Sequence[str], cache_dir: Path | None
+) -> tuple[np.ndarray, int]:
     store: dict[str, np.ndarray] = {}
     path = _file(cache_dir, embedder.name) if cache_dir is not None else None
     if path is not None and path.exists():
