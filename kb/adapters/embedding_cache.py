@@ -56,6 +56,8 @@ def read_cache(path: Path, dim: int) -> dict[str, np.ndarray]:
             len(store) - len(sound),
         )
     return sound
+
+
 def _matrix_file(cache_dir: Path, model: str, keys: Sequence[str]) -> Path:
     safe = hashlib.sha256(model.encode()).hexdigest()[:16]
     rows = hashlib.sha256("\n".join(keys).encode()).hexdigest()[:16]
