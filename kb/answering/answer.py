@@ -217,9 +217,7 @@ class Answerer:
             top = ranked[0].node
             texts = (top.label_en or "", top.label_pt or "", top.text or "")
             concerns = {f.object for f in self.kg.out(top.id, "concerns")}
-            general = self._in_asked_format(ranked[0].format, q.format) and (
-                coverage(reading, texts, concerns) >= GENERAL_COVERAGE
-            )
+            general = self._general(ranked[0].format, q, reading, texts, concerns)
             if not (
                 (not cards or self._speaks_of(concerns, cards, general))
                 and self.relevance.shares_predicate(reading, texts, concerns)
@@ -234,11 +232,23 @@ class Answerer:
 
     def _speaks_of_cards(self, clause: Clause, q: Question, reading: Reading) -> bool:
         entities = set(clause.hit.entities)
-        general = self._in_asked_format(clause.hit.format, q.format) and (
-            coverage(reading, (clause.text,), entities) >= GENERAL_COVERAGE
-        )
+        general = self._general(clause.hit.format, q, reading, (clause.text,), entities)
         cards = [m.entity for m in q.mentions if m.entity.startswith("card/")]
         return self._speaks_of(entities, cards, general)
+
+    def _general(
+        self,
+        rule_format: str | None,
+        q: Question,
+        reading: Reading,
+        texts: tuple[str, ...],
+        entities: set[str],
+    ) -> bool:
+        """A rule may speak of cards it does not single out: it holds in the format asked and
+        covers most of what the question asks."""
+        return self._in_asked_format(rule_format, q.format) and (
+            coverage(reading, texts, entities) >= GENERAL_COVERAGE
+        )
 
     def _in_asked_format(self, rule_format: str | None, asked: str | None) -> bool:
         """A rule holds in the format asked about (today's rules when none is named)."""

@@ -64,11 +64,28 @@ def _activated(kg: KnowledgeGraph, card: str):  # type: ignore[no-untyped-def]
     return best([f for f in kg.out(card, "has_effect_type") if f.object in _ACTIVATED])
 
 
+def _starts_chain(kg: KnowledgeGraph, kind: str):  # type: ignore[no-untyped-def]
+    """The fact saying whether Special Summons of `kind` start a Chain."""
+    return best(kg.out(kind, "starts_chain") + kg.out(kind, "does_not_start_chain"))
+
+
+def _chain_verdict(starts: bool, steps: list[Step], en: str, pt: str) -> Decision:
+    return Decision(
+        "yes" if starts else "no",
+        steps,
+        en,
+        pt,
+        0.9,
+        [s.source for s in steps if s.source],
+        "summon-chain",
+    )
+
+
 def _summoner_chain(kg: KnowledgeGraph, card: str, lang: str) -> Decision | None:
     """A card's activated effect Special Summons: a Special Summon by an effect is non-inherent,
     and non-inherent Special Summons start a Chain (the effect that summons is activated)."""
     effect = _activated(kg, card)
-    fact = best(kg.out(NON_INHERENT, "starts_chain") + kg.out(NON_INHERENT, "does_not_start_chain"))
+    fact = _starts_chain(kg, NON_INHERENT)
     if effect is None or fact is None:
         return None
     starts = fact.predicate == "starts_chain"
@@ -91,15 +108,7 @@ def _summoner_chain(kg: KnowledgeGraph, card: str, lang: str) -> Decision | None
     name = label(kg, card, lang)
     en = f"{'Yes' if starts else 'No'}. The effect of {name} that Special Summons {'starts' if starts else 'does not start'} a Chain."
     pt = f"{'Sim' if starts else 'Não'}. O efeito de {name} que invoca {'gera' if starts else 'não gera'} Corrente."
-    return Decision(
-        "yes" if starts else "no",
-        steps,
-        en,
-        pt,
-        0.9,
-        [s.source for s in steps if s.source],
-        "summon-chain",
-    )
+    return _chain_verdict(starts, steps, en, pt)
 
 
 def _negation(kg: KnowledgeGraph, negator: str, target: str, lang: str) -> Decision:
@@ -190,7 +199,7 @@ def _negation(kg: KnowledgeGraph, negator: str, target: str, lang: str) -> Decis
 def _chain(kg: KnowledgeGraph, target: str, lang: str) -> Decision | None:
     kind = _kind_fact(kg, target)
     assert kind is not None
-    fact = best(kg.out(kind.object, "starts_chain") + kg.out(kind.object, "does_not_start_chain"))
+    fact = _starts_chain(kg, kind.object)
     if fact is None:
         return None
     starts = fact.predicate == "starts_chain"
@@ -211,15 +220,7 @@ def _chain(kg: KnowledgeGraph, target: str, lang: str) -> Decision | None:
     ]
     en = f"{'Yes' if starts else 'No'}. Special Summoning {t_label} {'starts' if starts else 'does not start'} a Chain."
     pt = f"{'Sim' if starts else 'Não'}. A Invocação-Especial de {t_label} {'gera' if starts else 'não gera'} Corrente."
-    return Decision(
-        "yes" if starts else "no",
-        steps,
-        en,
-        pt,
-        0.9,
-        [s.source for s in steps if s.source],
-        "summon-chain",
-    )
+    return _chain_verdict(starts, steps, en, pt)
 
 
 def _classes(entity: str) -> list[str]:
