@@ -22,10 +22,12 @@ from kb.link import Mention
 from kb.model import Node
 from kb.reason import Decision, Step
 from kb.reason.statement import (
+    condition_flipped,
     condition_unmet,
     differs,
     last_sentence,
     opposed,
+    other_case,
     question_negated,
     reversed_order,
     stated_negative,
@@ -38,6 +40,7 @@ SAME_TOPIC = 0.94  # two claims of different formats disagree only if they say a
 FORMAT_MARGIN = 0.15  # a claim of another format this close to the best one competes with it
 GENERAL_PENALTY = 0.02  # a general claim yields to one of the format asked about
 CARD_BONUS = 0.06  # a claim about the very card the question names
+OTHER_CASE = 0.08  # a claim about other parties or numbers than the question's
 # The facts that put a card in a class, and the classes nearly every monster has (no signal).
 CLASS_PREDICATES = frozenset({"instance_of", "has_effect_type", "summoned_by"})
 EVERY_MONSTER = frozenset({"concept/monster-card", "concept/effect-monster"})
@@ -132,6 +135,10 @@ class ClaimReader:
                 score += CARD_BONUS  # the card the question names is what the claim is about
             if fmt is not None and claim_fmt == self.base and fmt != self.base:
                 score -= GENERAL_PENALTY
+            statement = (n.label_en if side == 0 else n.label_pt) or ""
+            positive = bool(n.props["holds"]) and not info.negative[side]
+            if other_case(question, statement, positive):
+                score -= OTHER_CASE
             scored.append((score, i, side))
         scored.sort(key=lambda t: -t[0])
         out = []
@@ -149,6 +156,8 @@ class ClaimReader:
                     and (differs(question, statement) or condition_unmet(question, statement))
                 )
             ):
+                truth = not truth
+            if condition_flipped(question, statement):
                 truth = not truth
             out.append(ClaimMatch(n, score, statement, truth != q_neg, self._meta[i].source))
         return out

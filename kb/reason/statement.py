@@ -121,7 +121,10 @@ def question_negated(question: str) -> bool:
 
 
 # A condition of a statement (pt/en): its negation is the condition's, not the statement's.
-_CONDITION_ANY = re.compile(r"\b(se|quando|enquanto|caso|if|when|while|unless|as long as)\b[^,.;]*")
+_CONDITION_ANY = re.compile(
+    r"\b(se|quando|enquanto|caso|desde que|contanto que|a menos que|a nao ser que|if|when|while|"
+    r"unless|as long as|so long as|provided)\b[^,.;]*"
+)
 
 
 def stated_negative(text: str) -> bool:
@@ -143,6 +146,28 @@ def condition_unmet(question: str, statement: str) -> bool:
     q = _NOT_NEGATION_ANY.sub(" ", fold(last_sentence(question)))
     conditions = " ".join(m.group(0) for m in _SUBORDINATE.finditer(q))
     return bool(_QUESTION_NEG.search(conditions))
+
+
+# A rule that holds only under a condition it states ("desde que …", "as long as …", "unless …").
+_PROVISO = re.compile(
+    r"\b(desde que|contanto que|as long as|so long as|provided|unless|a menos que)\b[^,.;]*"
+)
+_NEGATIVE_PROVISO = re.compile(r"\b(unless|a menos que)\b")
+
+
+def condition_flipped(question: str, statement: str) -> bool:
+    """The statement holds only under a condition and the question asks about that condition
+    with the opposite polarity ("… when the Summon starts a Chain?" against "… as long as the
+    Summon does not start a Chain"), so the statement answers the question inverted."""
+    q = _NOT_NEGATION_ANY.sub(" ", fold(last_sentence(question)))
+    s = _NOT_NEGATION_ANY.sub(" ", fold(statement))
+    q_cond = " ".join(m.group(0) for m in _CONDITIONAL.finditer(q))
+    s_cond = " ".join(m.group(0) for m in _PROVISO.finditer(s))
+    if not q_cond or not s_cond or len(set(analyse(q_cond)) & set(analyse(s_cond))) < 2:
+        return False
+    q_neg = bool(_QUESTION_NEG.search(q_cond) or _NEGATIVE_PROVISO.search(q_cond))
+    s_neg = bool(_QUESTION_NEG.search(s_cond) or _NEGATIVE_PROVISO.search(s_cond))
+    return q_neg != s_neg
 
 
 # What a number counts, when a unit follows it ("3 turnos", "duas cópias", "best of 3").
@@ -242,9 +267,16 @@ def _duelists(text: str) -> set[str]:
     return {(a or b).lower() for a, b in _DUELIST.findall(text)}
 
 
+# "Does it also …?" against "it only …": the restriction excludes the addition asked about.
+_ADDITIVE = re.compile(r"\b(tambem|too|also|as well|alem de|besides)\b")
+
+
 def opposed(question: str, clause: str) -> bool:
-    """The question uses one of two complementary terms and the clause only the other."""
+    """The question uses one of two complementary terms and the clause only the other, or asks
+    whether something also holds where the clause says it only holds otherwise."""
     q, c = fold(question), fold(clause)
+    if _ADDITIVE.search(q) and _EXCLUSIVE.search(c) and not _EXCLUSIVE.search(q):
+        return True
     for a, b in _OPPOSITES:
         qa, qb, ca, cb = a.search(q), b.search(q), a.search(c), b.search(c)
         if (qa and not qb and cb and not ca) or (qb and not qa and ca and not cb):
@@ -306,9 +338,28 @@ def differs(question: str, clause: str) -> bool:
     return bool(only_one and re.search(r"\b(both|ambos|ambas|os dois|as duas)\b", q))
 
 
+def other_case(question: str, clause: str, holds_positive: bool) -> bool:
+    """The clause is about another case than the question, so it cannot decide it: other
+    parties (the teammate, not the opponent asked about), or, unless the clause states a rule
+    that holds (whose other number answers "no"), other duelists or numbers."""
+    q, c = fold(last_sentence(question)), fold(clause)
+    whole = fold(question)  # the parties of the set-up sentences count too
+    q_parties = {name for name, pattern in _PARTIES.items() if pattern.search(whole)}
+    c_parties = {name for name, pattern in _PARTIES.items() if pattern.search(c)}
+    if q_parties and c_parties and not q_parties & c_parties:
+        return True
+    if holds_positive:
+        return False
+    qd, cd = _duelists(last_sentence(question)), _duelists(clause)
+    if qd and cd and not qd & cd:
+        return True
+    qc, cc = _counts(q), _counts(c)
+    return any(qc[u] and cc.get(u) and not qc[u] & cc[u] for u in qc)
+
+
 # A condition inside a statement ("… perde se … não puder comprar"): its negation is the
 # condition's, not the statement's.
-_CONDITION = re.compile(r"\b(se|quando|enquanto|caso)\b[^,.;]*")
+_CONDITION = re.compile(r"\b(se|quando|enquanto|caso|desde que|contanto que|a menos que)\b[^,.;]*")
 
 
 def negative(text: str) -> bool:

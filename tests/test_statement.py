@@ -1,0 +1,71 @@
+"""Reading a statement's polarity against a question (kb.reason.statement): pure functions."""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.reason.statement import condition_flipped, opposed, other_case, stated_negative
+
+
+@pytest.mark.parametrize(
+    ("statement", "negative"),
+    [
+        (
+            "Um card Proibido pode ficar no Deck Auxiliar desde que não esteja no Deck Principal.",
+            False,
+        ),
+        ("A card can stay in the Side Deck as long as it is not in the Main Deck.", False),
+        ("Um card Proibido não pode ser usado no Deck Principal.", True),
+        ("You cannot pay a cost unless you have enough Life Points.", True),
+        ("Se você não puder comprar, você perde o duelo.", False),
+    ],
+)
+def test_a_negation_inside_a_condition_does_not_make_the_statement_negative(
+    statement: str, negative: bool
+) -> None:
+    assert stated_negative(statement) is negative
+
+
+def test_also_asked_against_only_stated_is_opposed() -> None:
+    question = "No Edison, monstro armadilha ocupa uma zona de magia/armadilha também?"
+    assert opposed(question, "Um Monstro de Armadilha só ocupa uma Zona dos Cards de Monstro.")
+    assert opposed("Does it also count as a Trap Card?", "It only counts as a monster.")
+    # no restriction in the statement, or the question restricts too: no opposition
+    assert not opposed(question, "Um Monstro de Armadilha ocupa 1 Zona dos Cards de Monstro.")
+    assert not opposed("Só posso usar apenas um também?", "Você só pode usar um.")
+
+
+def test_a_statement_about_other_parties_is_another_case() -> None:
+    question = "Can my opponent and I each have our own Field Spell at the same time?"
+    teammate = "A duelist can activate a Field Spell while their teammate's Field Spell stays."
+    assert other_case(question, teammate, holds_positive=True)
+    assert other_case(question, teammate, holds_positive=False)
+    # the party named in a set-up sentence counts
+    setup = "Meu parceiro baixou uma armadilha. Posso ativá-la no turno do oponente?"
+    assert not other_case(setup, "Só o parceiro que a baixou pode ativá-la.", holds_positive=True)
+
+
+def test_other_numbers_decide_only_through_a_rule_that_holds() -> None:
+    question = "O jogador que começa tem 6 cards na mão no primeiro turno?"
+    five = "O jogador que joga primeiro faz o primeiro turno com apenas 5 cards na mão."
+    # a false claim about 5 cards says nothing about 6; a rule that holds with 5 answers "no"
+    assert other_case(question, five, holds_positive=False)
+    assert not other_case(question, five, holds_positive=True)
+    assert not other_case(question, "O jogador começa com 6 cards.", holds_positive=False)
+
+
+def test_a_proviso_asked_with_the_opposite_polarity_flips_the_answer() -> None:
+    statement = (
+        "O Jogador do Turno pode ativar um Efeito de Ignição como Elo 1, desde que a Invocação"
+        " não inicie uma Corrente."
+    )
+    flipped = "O jogador do turno tem prioridade quando a invocação inicia uma corrente?"
+    same = "O jogador do turno tem prioridade quando a invocação não inicia uma corrente?"
+    assert condition_flipped(flipped, statement)
+    assert not condition_flipped(same, statement)
+    assert not condition_flipped("O jogador do turno tem prioridade?", statement)
+    english = "You may activate it unless your opponent controls a monster."
+    assert condition_flipped("Can I activate it if my opponent controls a monster?", english)
+    assert not condition_flipped(
+        "Can I activate it if my opponent does not control a monster?", english
+    )
