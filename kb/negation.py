@@ -62,6 +62,8 @@ DOC_NEGATION = re.compile(rf"\b({'|'.join(NEGATORS_PT[:-1])}|ilegal|ilegais)\b")
 ANY_NEGATION = re.compile(
     rf"\b({'|'.join((*NEGATORS_PT, *NEGATORS_EN, *DENIERS))})\b|{_NO_SUBJECT}"
 )
+# A denying predicate ("… é ilegal?"): it negates the clause it ends, relative clause or not.
+DENYING = re.compile(rf"\b({'|'.join(DENIERS[:-1])})\b")
 # A negation at the start of a list item, in the original case ("-NÃO PODEM ser negados").
 NEGATIVE_LEAD = re.compile(r"\bN[ÃA]O\b|\bnão\b|\bnem\b|\bnenhum", re.IGNORECASE)
 # Negation words for sentence flips, in the original case (word boundaries that keep hyphenated

@@ -48,6 +48,26 @@ CONTRACT = {
         ),
         # A card the rulings document never names: its summon kind is curated.
         ("Can Solemn Judgment negate the Special Summon of Lava Golem?", "yes", "summon-negation"),
+        # A Spell or Trap that summons makes the summon non-inherent, whatever it brings back.
+        (
+            "O Solemn Strike consegue negar a invocação de um monstro feita pelo Call of the Haunted?",
+            "no",
+            "summon-negation",
+        ),
+        (
+            "O oponente ativou Monster Reborn mirando o Scrap Dragon. Posso negar com Thunder King"
+            " Rai-Oh?",
+            "no",
+            "summon-negation",
+        ),
+        ("Can Solemn Judgment negate the summon made by Monster Reborn?", "yes", "summon-negation"),
+        # The set-up activates the card responded to; the asking sentence names none.
+        (
+            "My opponent activates Dark Hole while I have My Body as a Shield in my hand. Can I"
+            " activate it in response?",
+            "yes",
+            "chain-spell-speed",
+        ),
         ("A Invocação do Dragão Cibernético inicia uma corrente?", "no", "summon-chain"),
         ("Does summoning Gorz start a chain?", "yes", "summon-chain"),
         ("Can I chain Pot of Greed to Storm?", "no", "chain-spell-speed"),

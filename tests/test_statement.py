@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from kb.reason.statement import condition_flipped, opposed, other_case, stated_negative
+from kb.answering.question import detect_lang
+from kb.reason.statement import (
+    condition_flipped,
+    opposed,
+    other_case,
+    question_negated,
+    stated_negative,
+)
 
 
 @pytest.mark.parametrize(
@@ -69,3 +76,29 @@ def test_a_proviso_asked_with_the_opposite_polarity_flips_the_answer() -> None:
     assert not condition_flipped(
         "Can I activate it if my opponent does not control a monster?", english
     )
+
+
+def test_a_denying_predicate_after_a_relative_clause_negates_the_question() -> None:
+    assert question_negated("No Edison, fazer uma jogada voluntária que cria um loop é ilegal?")
+    assert not question_negated("Posso usar um card que não é monstro?")  # negation of a relative
+    assert question_negated("Can a player not draw?")
+
+
+def test_setting_is_another_case_than_activating() -> None:
+    question = "Se eu ativar Floresta enquanto o oponente tem Sogen ativo, o Sogen é destruído?"
+    setting = "Baixar uma Magia de Campo destrói a Magia de Campo que o oponente tem ativa."
+    assert other_case(question, setting, holds_positive=False)
+    assert not other_case(question, "Ativar uma Magia de Campo destrói a do oponente.", False)
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("Edison: two 0-ATK Attack Position monsters battle. Are both destroyed?", "en"),
+        ("No Edison, dois monstros com 0 de ATK batalhando se destroem?", "pt"),
+        ("Tufão Espacial Místico encadeia no Pote?", "pt"),
+        ("Mystical Space Typhoon on Pot of Greed?", "en"),
+    ],
+)
+def test_the_question_language_is_read_from_its_function_words(text: str, lang: str) -> None:
+    assert detect_lang(text) == lang

@@ -49,11 +49,14 @@ _REQUEST = re.compile(
     r"de|dê|diga|mostre|liste|explique|descreva|recomende|sugira|escreva|ajude|me de|me dê)\b"
 )
 _PT = re.compile(
-    r"\b(nao|não|pode|posso|é|uma|um|com|que|do|da|no|na|em|se|carta|jogador|duelista|corrente|quando|qual|quem|como|isso|eu|meu|minha|ser|sao|são)\b"
+    r"\b(nao|não|pode|posso|é|uma|um|com|que|do|da|no|na|em|se|carta|jogador|duelista|corrente|quando|qual|quem|como|isso|eu|meu|minha|ser|sao|são"
+    r"|os|as|dos|das|para|pra|ao|tem|mas|ou|seu|sua|ele|ela|depois|antes|durante|ainda|tambem|também|sim)\b"
 )
 _EN = re.compile(
-    r"\b(the|can|does|is|my|i|of|to|in|when|what|who|which|how|chain|player|card|if|it|an|and|do|be)\b"
+    r"\b(the|can|does|is|my|i|of|to|in|when|what|who|which|how|chain|player|card|if|it|an|and|do|be"
+    r"|are|both|was|were|has|have|this|that|for|on|with|from|or|after|before|during|your|you|their|still|also|yes)\b"
 )
+_PT_LETTERS = re.compile(r"[ãõçáéíóúâêô]")
 
 
 @dataclass(frozen=True)
@@ -121,8 +124,12 @@ def read_question(
 
 
 def detect_lang(text: str) -> str:
+    """pt or en by function words; with as many of each, by Portuguese letters (ã, ç, é …)."""
     q = fold(text)
-    return "pt" if len(_PT.findall(q)) >= len(_EN.findall(q)) else "en"
+    pt, en = len(_PT.findall(q)), len(_EN.findall(q))
+    if pt == en:
+        return "pt" if _PT_LETTERS.search(text.lower()) or not pt else "en"
+    return "pt" if pt > en else "en"
 
 
 _AUX = re.compile(

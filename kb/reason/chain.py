@@ -22,6 +22,11 @@ _CHAIN_VERB = re.compile(
     r"(?i)\b(chain|chaining|encadear|encadeio|ativar em corrente|respond with|responder com)\b"
     r"(\s+(?:an?|the|uma?|o|a|my|meu|minha)\b)?"
 )
+# "The opponent activates X": a set-up's activation verb (X is a link of the chain).
+_ACTIVATE_VERB = re.compile(
+    r"(?i)\b(activates|activated|ativa|ativou|ativam|ativaram)\b"
+    r"(\s+(?:an?|the|uma?|o|a|his|her|their|seu|sua)\b)?"
+)
 _CHAIN = re.compile(r"\b(chain\w*|corrente|encadea\w*|acorrent\w*|respond\w*|resposta|response)\b")
 # The entity right after one of these is the one being responded to.
 _TARGET_MARK = {
@@ -107,7 +112,8 @@ def chain_pair(
     The asking sentence decides first: the entity right after the chain verb responds, the one
     after "to / a / numa / em resposta a" is responded to. A question that sets up a chain
     before asking ("A is Chain Link 1 and B chains. Can I chain C?") responds to the last link it
-    described. A speed named right after a card ("X's Spell Speed 1 effect", "o efeito rápido
+    described; one whose asking sentence names no card ("can I activate it in response?")
+    responds to the card its set-up activates. A speed named right after a card ("X's Spell Speed 1 effect", "o efeito rápido
     do X") describes that card, not a second one.
     """
     typed = _merged(
@@ -133,6 +139,12 @@ def chain_pair(
 
     asked = [m for m in unique if m.start >= asked_at]
     before = [m for m in unique if m.start < asked_at]
+    activations = [v.end() for v in _ACTIVATE_VERB.finditer(question[:asked_at])]
+    activated = next((m for m in before if any(0 <= m.start - v <= 12 for v in activations)), None)
+    if not asked and activated is not None:
+        # "The opponent activates A while I hold B. Can I activate it in response?": the card
+        # the set-up activates is the link responded to; the other one responds.
+        return next(m for m in reversed(before) if m is not activated), activated
     responder = next((m for m in asked if after_verb(m)), None) or next(
         (m for m in unique if after_verb(m)), None
     )

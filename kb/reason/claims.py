@@ -40,6 +40,7 @@ SAME_TOPIC = 0.94  # two claims of different formats disagree only if they say a
 FORMAT_MARGIN = 0.15  # a claim of another format this close to the best one competes with it
 GENERAL_PENALTY = 0.02  # a general claim yields to one of the format asked about
 CARD_BONUS = 0.06  # a claim about the very card the question names
+ASKED_WEIGHT = 1.0  # the asking sentence's stems weigh again (what is asked, not the set-up)
 OTHER_CASE = 0.08  # a claim about other parties or numbers than the question's
 # The facts that put a card in a class, and the classes nearly every monster has (no signal).
 CLASS_PREDICATES = frozenset({"instance_of", "has_effect_type", "summoned_by"})
@@ -113,6 +114,7 @@ class ClaimReader:
             return []
         sims = self.index.claim_similarity(question)
         q_terms = set(analyse(question))
+        asked = set(analyse(last_sentence(question))) or q_terms  # the asking sentence's stems
         q_ents = {m.entity for m in mentions if not m.entity.startswith("format/")}
         q_neg = question_negated(question)
         classes = {e for e in q_ents if _CLASS.match(e)}
@@ -127,6 +129,7 @@ class ClaimReader:
             side = (0 if lang == "en" else 1) if lang in ("en", "pt") else int(np.argmax(sims[i]))
             sim = float(sims[i, side])
             shared = len(q_terms & info.stems[side]) / max(len(q_terms), 1)
+            shared += ASKED_WEIGHT * len(asked & info.stems[side]) / len(asked)
             overlap = len(q_ents & info.entities) / len(q_ents) if q_ents else 0.0
             cards = {e for e in info.entities if e.startswith("card/")}
             foreign = len(cards - q_ents) / len(cards) if cards else 0.0

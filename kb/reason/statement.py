@@ -12,7 +12,13 @@ from dataclasses import dataclass
 
 from kb.ids import fold
 from kb.link import Linker
-from kb.negation import ANY_NEGATION, DOC_NEGATION, NOT_NEGATION_ANY, NOT_NEGATION_DOC
+from kb.negation import (
+    ANY_NEGATION,
+    DENYING,
+    DOC_NEGATION,
+    NOT_NEGATION_ANY,
+    NOT_NEGATION_DOC,
+)
 from kb.search.analysis import analyse
 from kb.search.index import Hit, SearchIndex
 
@@ -116,8 +122,11 @@ def main_clause(text: str, relatives: bool = False) -> str:
 
 def question_negated(question: str) -> bool:
     """Negation of the question's main clause (not of the set-up sentences before it, nor of an
-    'if …' or 'but …' clause)."""
-    return bool(_QUESTION_NEG.search(main_clause(question, relatives=True)))
+    'if …' or 'but …' clause). A denying predicate ("… que cria um loop é ilegal?") counts
+    wherever it stands outside a condition: it is what the question asks."""
+    if _QUESTION_NEG.search(main_clause(question, relatives=True)):
+        return True
+    return bool(DENYING.search(main_clause(question)))
 
 
 # A condition of a statement (pt/en): its negation is the condition's, not the statement's.
@@ -338,12 +347,27 @@ def differs(question: str, clause: str) -> bool:
     return bool(only_one and re.search(r"\b(both|ambos|ambas|os dois|as duas)\b", q))
 
 
+# Actions that are different cases of one thing: activating a card is not Setting it.
+# (verbs only: "ativa"/"active" also describe a card that is on the field, face-up).
+_ACTIONS = (
+    (
+        re.compile(r"\b(ativar|ativou|ativad[oa]s?|ativam|ativando|activat\w*|activate[sd]?)\b"),
+        re.compile(r"\b(baixar|baixou|baixad[oa]s?|baixam|baixando|set|sets|setting)\b"),
+    ),
+)
+
+
 def other_case(question: str, clause: str, holds_positive: bool) -> bool:
     """The clause is about another case than the question, so it cannot decide it: other
-    parties (the teammate, not the opponent asked about), or, unless the clause states a rule
-    that holds (whose other number answers "no"), other duelists or numbers."""
+    parties (the teammate, not the opponent asked about), another action (Setting, not
+    activating), or, unless the clause states a rule that holds (whose other number answers
+    "no"), other duelists or numbers."""
     q, c = fold(last_sentence(question)), fold(clause)
-    whole = fold(question)  # the parties of the set-up sentences count too
+    whole = fold(question)  # the parties and actions of the set-up sentences count too
+    for a, b in _ACTIONS:
+        qa, qb, ca, cb = a.search(whole), b.search(whole), a.search(c), b.search(c)
+        if (qa and not qb and cb and not ca) or (qb and not qa and ca and not cb):
+            return True
     q_parties = {name for name, pattern in _PARTIES.items() if pattern.search(whole)}
     c_parties = {name for name, pattern in _PARTIES.items() if pattern.search(c)}
     if q_parties and c_parties and not q_parties & c_parties:

@@ -38,18 +38,25 @@ def summon_decision(
     kg: KnowledgeGraph, question: str, entities: list[str], lang: str
 ) -> Decision | None:
     q = fold(question)
-    summoned = [e for e in entities if e.startswith("card/") and _kind_fact(kg, e) is not None]
+    listed = [e for e in entities if e.startswith("card/") and _kind_fact(kg, e) is not None]
+    # A Spell or Trap listed with a summon kind is the card that summons, never the summoned one.
+    summoned = [e for e in listed if not _spell_or_trap(kg, e)]
+    summoning = [e for e in listed if _spell_or_trap(kg, e)]
     negators = [e for e in entities if e.startswith("card/") and kg.out(e, "has_capability")]
     if _NEGATE.search(q) and negators and not _DAMAGE.search(q):
+        # A Spell or Trap that summons decides the kind, whatever monster it brings back.
+        by = [s for s in summoning if s not in negators[:1]]
+        if by:
+            return _summoning_card_negation(kg, negators[0], by[0], lang)
         targets = [s for s in summoned if s not in negators[:1]] or summoned
         if targets:
             return _negation(kg, negators[0], targets[0], lang)
     asked = main_clause(question)  # "I summon X and no chain starts. Can I …?" asks something else
     if _CHAIN.search(asked) and _STARTS.search(asked):
-        if summoned and len(summoned) == 1:
-            return _chain(kg, summoned[0], lang)
+        if len(listed) == 1:  # a summoned monster, or a Spell/Trap whose activation summons
+            return _chain(kg, listed[0], lang)
         summoners = [e for e in entities if e.startswith("card/") and _activated(kg, e)]
-        if not summoned and len(summoners) == 1 and _EFFECT_SUMMONS.search(q):
+        if not listed and len(summoners) == 1 and _EFFECT_SUMMONS.search(q):
             return _summoner_chain(kg, summoners[0], lang)
     return None
 
@@ -109,6 +116,95 @@ def _summoner_chain(kg: KnowledgeGraph, card: str, lang: str) -> Decision | None
     en = f"{'Yes' if starts else 'No'}. The effect of {name} that Special Summons {'starts' if starts else 'does not start'} a Chain."
     pt = f"{'Sim' if starts else 'Não'}. O efeito de {name} que invoca {'gera' if starts else 'não gera'} Corrente."
     return _chain_verdict(starts, steps, en, pt)
+
+
+_SPELL_TRAP = {concept_id("spell-card"): "spell", concept_id("trap-card"): "trap"}
+
+
+def _spell_or_trap(kg: KnowledgeGraph, card: str) -> str | None:
+    """'spell' or 'trap' for a Spell or Trap card that is not a Trap Monster."""
+    classes = {f.object for f in kg.out(card, "instance_of")}
+    if concept_id("trap-monster") in classes:
+        return None
+    return next((kind for c, kind in _SPELL_TRAP.items() if c in classes), None)
+
+
+_CARD_KIND_WORDS = {
+    "spell": re.compile(r"\b(magias?|magicas?|spells?)\b"),
+    "trap": re.compile(r"\b(armadilhas?|traps?)\b"),
+}
+
+
+def _speaks_of(kg: KnowledgeGraph, passage: str | None, card_kind: str) -> bool:
+    """Whether a rule's sentence names the kind of card (Spell, Trap) it is about."""
+    node = kg.get(passage) if passage else None
+    return bool(node and _CARD_KIND_WORDS[card_kind].search(fold(node.text or "")))
+
+
+def _summoning_card_negation(
+    kg: KnowledgeGraph, negator: str, summoner: str, lang: str
+) -> Decision | None:
+    """ "Can N negate the Summon made by Spell/Trap S?": a Summon by a card's effect is
+    non-inherent, so only negating S's activation stops it (with N's scope matching S's type)."""
+    kind = _kind_fact(kg, summoner)
+    card_kind = _spell_or_trap(kg, summoner)
+    if kind is None or card_kind is None:
+        return None
+    scope = f"{card_kind}-activation"
+    caps = [f for f in kg.out(negator, "has_capability") if f.object == ACTIVATION_NEG]
+    fitting = best([f for f in caps if (f.props or {}).get("scope") in (None, scope)])
+    yes = fitting is not None
+    rules = kg.out(NON_INHERENT, "negatable_by" if yes else "not_negatable_by")
+    rule = best([f for f in rules if _speaks_of(kg, f.source, card_kind)]) or best(rules)
+    if rule is None:
+        return None
+    s_en, s_pt = label(kg, summoner, "en"), label(kg, summoner, "pt")
+    steps = [
+        Step(
+            f"{s_en} Special Summons by its own effect: a non-inherent Special Summon.",
+            f"{s_pt} invoca por seu próprio efeito: uma Invocação-Especial não-inerente.",
+            kind.source,
+            provenance(kind),
+        ),
+        Step(
+            "Non-inherent Special Summons are negated only by negating the card or effect that "
+            "summons (its activation)."
+            if yes
+            else "Non-inherent Special Summons are not negated by cards that negate summons.",
+            "Invocações-Especiais não-inerentes só são negadas negando o card ou efeito que invoca "
+            "(a sua ativação)."
+            if yes
+            else "Invocações-Especiais não-inerentes não são negadas por cards que negam Invocações.",
+            rule.source,
+        ),
+    ]
+    cap = fitting or best(caps) or best(kg.out(negator, "has_capability"))
+    if cap is not None:
+        scope_of = str((cap.props or {}).get("scope") or "")
+        steps.append(
+            Step(
+                f"{label(kg, negator, 'en')} negates: {scope_of or label(kg, cap.object, 'en')}.",
+                f"{label(kg, negator, 'pt')} nega: {scope_of or label(kg, cap.object, 'pt')}.",
+                cap.source,
+                provenance(cap),
+            )
+        )
+    n_label, name = label(kg, negator, lang), label(kg, summoner, lang)
+    if yes:
+        en = f"Yes, by negating the activation of {name}: its Special Summon is non-inherent."
+        pt = f"Sim, negando a ativação de {name}: a Invocação-Especial dele é não-inerente."
+    else:
+        what = {"spell": ("Spell", "Magia"), "trap": ("Trap", "Armadilha")}[card_kind]
+        en = (
+            f"No. The Special Summon by {name} is non-inherent (it happens through the card's "
+            f"effect), and {n_label} cannot negate the activation of a {what[0]} Card."
+        )
+        pt = (
+            f"Não. A Invocação-Especial feita por {name} é não-inerente (acontece pelo efeito do "
+            f"card), e {n_label} não pode negar a ativação de um Card de {what[1]}."
+        )
+    sources = [st.source for st in steps if st.source]
+    return Decision("yes" if yes else "no", steps, en, pt, 0.9, sources, "summon-negation")
 
 
 def _negation(kg: KnowledgeGraph, negator: str, target: str, lang: str) -> Decision:
