@@ -61,6 +61,16 @@ CONTRACT = {
             "summon-negation",
         ),
         ("Can Solemn Judgment negate the summon made by Monster Reborn?", "yes", "summon-negation"),
+        # A monster summoning itself by its effect: only negating a monster effect's activation
+        # stops it, which Solemn Judgment (Spells, Traps, Summons) cannot.
+        (
+            "Can Solemn Judgement negate the Special Summon of Sacred Phoenix of Nephthys reviving"
+            " itself?",
+            "no",
+            "summon-negation",
+        ),
+        ("Thunder King Rai-Oh pode negar uma Ritual Summon?", "no", "summon-negation"),
+        ("Does Black Horn of Heaven work against Synchro Summons?", "yes", "summon-negation"),
         # The set-up activates the card responded to; the asking sentence names none.
         (
             "My opponent activates Dark Hole while I have My Body as a Shield in my hand. Can I"

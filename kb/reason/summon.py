@@ -20,8 +20,11 @@ INHERENT = concept_id("inherent-special-summon")
 NON_INHERENT = concept_id("non-inherent-special-summon")
 SUMMON_NEG = concept_id("summon-negation")
 ACTIVATION_NEG = concept_id("activation-negation")
-_NEGATE = re.compile(r"\b(neg\w*|stop\w*|impedi\w*|para[rs]?)\b")
+_NEGATE = re.compile(
+    r"\b(neg\w*|stop\w*|impedi\w*|para[rs]?|pega|works? (?:against|on)|funciona (?:contra|em))\b"
+)
 _CHAIN = re.compile(r"\b(chain|corrente|cadeia|encadea\w*)\b")
+_SUMMON_WORD = re.compile(r"\b(invoca\w*|invoc\w*|summon\w*|revive\w*|revived)\b")
 _STARTS = re.compile(r"\b(start\w*|inicia\w*|gera\w*|cria\w*|comec\w*|begin\w*|form\w*)\b")
 
 
@@ -38,19 +41,30 @@ def summon_decision(
     kg: KnowledgeGraph, question: str, entities: list[str], lang: str
 ) -> Decision | None:
     q = fold(question)
-    listed = [e for e in entities if e.startswith("card/") and _kind_fact(kg, e) is not None]
+    cards = [e for e in entities if e.startswith("card/")]
+    listed = [e for e in cards if _kind_fact(kg, e) is not None]
     # A Spell or Trap listed with a summon kind is the card that summons, never the summoned one.
     summoned = [e for e in listed if not _spell_or_trap(kg, e)]
-    summoning = [e for e in listed if _spell_or_trap(kg, e)]
-    negators = [e for e in entities if e.startswith("card/") and kg.out(e, "has_capability")]
+    negators = [e for e in cards if kg.out(e, "has_capability")]
     if _NEGATE.search(q) and negators and not _DAMAGE.search(q):
-        # A Spell or Trap that summons decides the kind, whatever monster it brings back.
-        by = [s for s in summoning if s not in negators[:1]]
+        # A Spell or Trap named beside a Summon is what summons (the asker says so: "the summon
+        # made by Monster Reborn"); it decides the kind, whatever monster it brings back.
+        named = cards if _SUMMON_WORD.search(q) else listed
+        by = [e for e in named if e not in negators and _spell_or_trap(kg, e)]
         if by:
             return _summoning_card_negation(kg, negators[0], by[0], lang)
         targets = [s for s in summoned if s not in negators[:1]] or summoned
         if targets:
             return _negation(kg, negators[0], targets[0], lang)
+        kinds = [
+            c
+            for e in entities
+            if not e.startswith("card/")
+            for c in _classes(e)
+            if _kind_fact(kg, c) is not None
+        ]
+        if kinds:  # "can Rai-Oh negate a Ritual Summon?": the summon class itself
+            return _negation(kg, negators[0], kinds[0], lang)
     asked = main_clause(question)  # "I summon X and no chain starts. Can I …?" asks something else
     if _CHAIN.search(asked) and _STARTS.search(asked):
         if len(listed) == 1:  # a summoned monster, or a Spell/Trap whose activation summons
@@ -141,18 +155,27 @@ def _speaks_of(kg: KnowledgeGraph, passage: str | None, card_kind: str) -> bool:
     return bool(node and _CARD_KIND_WORDS[card_kind].search(fold(node.text or "")))
 
 
+def _negates_activation(kg: KnowledgeGraph, negator: str, of: str):  # type: ignore[no-untyped-def]
+    """The fact that `negator` negates the activation of `of` ('spell', 'trap' or
+    'monster-effect'): by its scope when its facts give scopes (card data, curated), else any."""
+    caps = [f for f in kg.out(negator, "has_capability") if f.object == ACTIVATION_NEG]
+    scoped = [f for f in caps if (f.props or {}).get("scope")]
+    if scoped:
+        return best([f for f in scoped if f.props["scope"] == f"{of}-activation"])
+    return best(caps)
+
+
 def _summoning_card_negation(
     kg: KnowledgeGraph, negator: str, summoner: str, lang: str
 ) -> Decision | None:
     """ "Can N negate the Summon made by Spell/Trap S?": a Summon by a card's effect is
     non-inherent, so only negating S's activation stops it (with N's scope matching S's type)."""
-    kind = _kind_fact(kg, summoner)
     card_kind = _spell_or_trap(kg, summoner)
-    if kind is None or card_kind is None:
+    if card_kind is None:
         return None
-    scope = f"{card_kind}-activation"
+    kind = _kind_fact(kg, summoner) or best(kg.out(summoner, "instance_of"))
+    fitting = _negates_activation(kg, negator, card_kind)
     caps = [f for f in kg.out(negator, "has_capability") if f.object == ACTIVATION_NEG]
-    fitting = best([f for f in caps if (f.props or {}).get("scope") in (None, scope)])
     yes = fitting is not None
     rules = kg.out(NON_INHERENT, "negatable_by" if yes else "not_negatable_by")
     rule = best([f for f in rules if _speaks_of(kg, f.source, card_kind)]) or best(rules)
@@ -163,8 +186,8 @@ def _summoning_card_negation(
         Step(
             f"{s_en} Special Summons by its own effect: a non-inherent Special Summon.",
             f"{s_pt} invoca por seu próprio efeito: uma Invocação-Especial não-inerente.",
-            kind.source,
-            provenance(kind),
+            kind.source if kind else None,
+            provenance(kind) if kind else None,
         ),
         Step(
             "Non-inherent Special Summons are negated only by negating the card or effect that "
@@ -229,7 +252,9 @@ def _negation(kg: KnowledgeGraph, negator: str, target: str, lang: str) -> Decis
         rule = best(kg.out(INHERENT, "negatable_by" if yes else "not_negatable_by"))
         rule_pred = "negatable_by" if yes else "not_negatable_by"
     else:
-        yes = ACTIVATION_NEG in cap_objects
+        # the Summon happens through an effect: negating that effect's activation stops it
+        of = _spell_or_trap(kg, target) or "monster-effect"
+        yes = ACTIVATION_NEG in cap_objects and _negates_activation(kg, negator, of) is not None
         cap = ACTIVATION_NEG if yes else SUMMON_NEG
         rule = best(
             [f for f in kg.out(NON_INHERENT, "negatable_by" if yes else "not_negatable_by")]
@@ -285,6 +310,9 @@ def _negation(kg: KnowledgeGraph, negator: str, target: str, lang: str) -> Decis
     elif inherent:
         en = f"No. {t_label} is an inherent Special Summon: it does not use an activation, so {n_label} (which negates activations) cannot negate it."
         pt = f"Não. {t_label} é uma Invocação-Especial inerente: não há ativação, então {n_label} (que nega ativações) não pode negá-la."
+    elif ACTIVATION_NEG in cap_objects:
+        en = f"No. {t_label} is a non-inherent Special Summon: it happens through an effect, and {n_label} neither negates that Summon nor the activation of that kind of effect."
+        pt = f"Não. {t_label} é uma Invocação-Especial não-inerente: acontece por um efeito, e {n_label} não nega essa Invocação nem a ativação desse tipo de efeito."
     else:
         en = f"No. {t_label} is a non-inherent Special Summon: {n_label} only negates summons, and this summon happens through an effect."
         pt = f"Não. {t_label} é uma Invocação-Especial não-inerente: {n_label} só nega Invocações, e esta acontece por um efeito."
