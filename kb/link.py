@@ -96,6 +96,10 @@ class Linker:
             common_words,
             taken=frozenset(self._by_surface),
         )
+        self._common = common_words
+        self._initials = _initialisms(
+            self.entries.values(), frozenset(e.id for e in many), common_words
+        )
 
     def surfaces_of(self, entity: str) -> list[str]:
         return self._surfaces.get(entity) or self._cards.keys_of(entity)
@@ -128,7 +132,34 @@ class Linker:
             if len(self._cards) and (types is None or "Card" in types):
                 spans = [(m.start, m.end) for m in mentions]
                 mentions += self._cards.fuzzy(text, folded, offsets, spans)
+            if types is None or "Card" in types:
+                mentions += self._shorthand(text, mentions)
         return sorted(mentions, key=lambda m: (m.start, -m.end))
+
+    def _shorthand(self, text: str, mentions: list[Mention]) -> list[Mention]:
+        """How players name a card again or for short, in the words no mention covers: a word of
+        a card named earlier in the text ("Evolzar Laggia … o Laggia resolve?"), or a card's
+        capitalised initials ("MST" for Mystical Space Typhoon, when only one card has them)."""
+        spans = [(m.start, m.end) for m in mentions]
+        named = [m for m in mentions if self.entries[m.entity].type == "Card"]
+        found: list[Mention] = []
+        for w in re.finditer(r"[^\W\d_][\w'-]*", text):
+            if _overlaps(w.start(), w.end(), spans):
+                continue
+            word = w.group(0)
+            entity = self._initials.get(word) if _INITIALS.fullmatch(word) else None
+            if entity is None and word[0].isupper() and len(word) >= 4:
+                key = fold(word)
+                earlier = [m.entity for m in named if m.end <= w.start()]
+                owners = {e for e in earlier if key in self._name_words(e)}
+                entity = owners.pop() if len(owners) == 1 and key not in self._common else None
+            if entity is not None:
+                found.append(Mention(entity, w.start(), w.end(), word, 0.9))
+        return found
+
+    def _name_words(self, entity: str) -> set[str]:
+        words = {w for s in self.surfaces_of(entity) for w in _WORD.findall(s)}
+        return {w for w in words if len(w) >= 4}
 
     def _fuzzy(
         self,
@@ -163,6 +194,36 @@ class Linker:
                 found.append(Mention(entity, start, end, text[start:end], round(best[1] / 100, 3)))
                 taken.append((first.start(), last.end()))
         return found
+
+
+# Capitalised initials as players write them: "MST", "CotH", "DDR".
+_INITIALS = re.compile(r"[A-Z][A-Za-z]{1,4}[A-Z]|[A-Z]{3,6}")
+_SMALL = frozenset({"of", "the", "a", "an", "and", "to", "de", "do", "da", "e", "o"})
+
+
+def _initialisms(
+    entries: Iterable[Entry], many: frozenset[str], common: frozenset[str]
+) -> dict[str, str]:
+    """The initials of each card's English label -> the card, for initials one card has (among
+    the cards the documents name first, else among all) and that are no word ("SIM", "TER"):
+    its content words' initials in capitals ("MST", "DAD"), or with its small words in lower
+    case as players write them ("CotH", "BoM")."""
+    owners: dict[str, tuple[set[str], set[str]]] = {}
+    for e in entries:
+        if e.type != "Card":
+            continue
+        words = re.findall(r"[A-Za-z0-9]+", e.label)
+        content = "".join(w[0] for w in words if w.lower() not in _SMALL).upper()
+        mixed = "".join(w[0].lower() if w.lower() in _SMALL else w[0].upper() for w in words)
+        for key in {content, mixed}:
+            if len(key) >= 3 and key.lower() not in common:
+                owners.setdefault(key, (set(), set()))[e.id in many].add(e.id)
+    out = {}
+    for key, (core, rest) in owners.items():
+        pick = core or rest
+        if len(pick) == 1:
+            out[key] = next(iter(pick))
+    return out
 
 
 def without_mentions(text: str, mentions: Iterable[Mention], prefix: str = "") -> str:

@@ -71,6 +71,15 @@ CONTRACT = {
         ),
         ("Thunder King Rai-Oh pode negar uma Ritual Summon?", "no", "summon-negation"),
         ("Does Black Horn of Heaven work against Synchro Summons?", "yes", "summon-negation"),
+        # The order of resolution: numbered links, or cards in the order the chain names them.
+        ("Então numa corrente o elo 4 resolve antes do elo 3?", "yes", "chain-order"),
+        ("Does Chain Link 1 resolve before Chain Link 2?", "no", "chain-order"),
+        (
+            "Ativei Necrovalley, o oponente encadeou Forbidden Lance e depois o efeito do Evolzar"
+            " Laggia pra negar o Necrovalley. O Laggia resolve antes da Forbidden Lance?",
+            "yes",
+            "chain-order",
+        ),
         # The set-up activates the card responded to; the asking sentence names none.
         (
             "My opponent activates Dark Hole while I have My Body as a Shield in my hand. Can I"

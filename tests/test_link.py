@@ -191,3 +191,27 @@ def test_key_names_are_linked_in_the_documents(kg: KnowledgeGraph) -> None:
         "format/edison",
     ):
         assert entity in mentioned
+
+
+def test_players_shorthand_links_in_queries() -> None:
+    entries = [
+        Entry("card/evolzar-laggia", "Card", "Evolzar Laggia", ("Evolzar Laggia",)),
+        Entry("card/forbidden-lance", "Card", "Forbidden Lance", ("Forbidden Lance",)),
+        Entry("card/call-of-the-haunted", "Card", "Call of the Haunted", ("Call of the Haunted",)),
+        Entry("card/mystical-space-typhoon", "Card", "Mystical Space Typhoon", ("MST card",)),
+        Entry("card/shadow-imprisoning-mirror", "Card", "Shadow-Imprisoning Mirror", ("x",)),
+    ]
+    linker = Linker(entries, common_words=frozenset({"sim"}))
+    text = "Ativei Evolzar Laggia e Forbidden Lance. O Laggia resolve? E o MST? CotH? SIM ou não?"
+    found = {(m.entity, m.matched) for m in linker.link(text, fuzzy=True)}
+    assert ("card/evolzar-laggia", "Laggia") in found  # a word of a card named before
+    assert ("card/mystical-space-typhoon", "MST") in found  # initials in capitals
+    assert ("card/call-of-the-haunted", "CotH") in found  # small words in lower case
+    assert not any(m == "SIM" for _, m in found)  # initials that are a word are no name
+    # a word of a card not named before, or a lower-case word, is no mention
+    assert not linker.link("O Laggia resolve?", fuzzy=True)
+    assert not any(
+        m.matched == "laggia" for m in linker.link("Evolzar Laggia. laggia?", fuzzy=True)
+    )
+    # documents are linked without shorthand
+    assert not any(m.matched == "MST" for m in linker.link(text))

@@ -300,3 +300,72 @@ def resolution_decision(
         [s.source for s in steps if s.source],
         "chain-resolution",
     )
+
+
+# "Does X resolve before Y?", "o elo 4 resolve antes do elo 3?": the order of resolution.
+_RESOLVES = re.compile(r"\b(resolv\w*|resolu\w*)\b")
+_BEFORE_AFTER = re.compile(r"\b(before|antes|first|primeiro|after|depois|apos)\b")
+_LINK_NUMBER = re.compile(r"\b(?:chain link|link|elo|cl)\s*(\d+)\b")
+
+
+def decide_order(kb: Knowledge, q: Question) -> Decision | None:
+    """Does X resolve before (after) Y in a chain?"""
+    if not q.yes_no:
+        return None
+    return order_decision(kb.kg, q.text, q.mentions, q.lang)
+
+
+def order_decision(
+    kg: KnowledgeGraph, question: str, mentions: list[Mention], lang: str
+) -> Decision | None:
+    """Links resolve from the last one down: a later link resolves before an earlier one. The
+    links are numbered ("elo 4 … elo 3") or cards of a described chain, in the order named."""
+    asking = fold(last_sentence(question))
+    order = _BEFORE_AFTER.search(asking)
+    if order is None or not _RESOLVES.search(asking):
+        return None
+    after = order.group(1) in ("after", "depois", "apos")
+    numbers = [int(n) for n in _LINK_NUMBER.findall(asking)]
+    if len(numbers) == 2 and numbers[0] != numbers[1]:
+        first, second = numbers
+        names = [(f"Chain Link {n}", f"Elo {n}") for n in numbers]
+    else:
+        links: list[str] = []
+        for m in mentions:
+            if m.entity.startswith("card/") and m.entity not in links:
+                links.append(m.entity)
+        # the card just before the order word and the first one after it ("o MST resolve antes
+        # do Imperial Order?"), each at its link (where the question first names it)
+        at = len(question) - len(last_sentence(question)) + order.start()
+        cards = [m for m in mentions if m.entity.startswith("card/")]
+        before = [m.entity for m in cards if m.end <= at]
+        after_ = [m.entity for m in cards if m.start >= at]
+        if len(links) < 2 or not before or not after_ or before[-1] == after_[0]:
+            return None
+        asked = [before[-1], after_[0]]
+        first, second = links.index(asked[0]) + 1, links.index(asked[1]) + 1
+        names = [(label(kg, e, "en"), label(kg, e, "pt")) for e in asked]
+    rule = resolution_rule(kg)
+    if rule is None:
+        return None
+    earlier = first > second  # the later link resolves first
+    yes = earlier != after
+    (a_en, a_pt), (b_en, b_pt) = names
+    steps = [
+        Step(
+            "The chain resolves from the last link down to Chain Link 1.",
+            "A corrente resolve do último elo até o Elo 1.",
+            rule,
+        ),
+        Step(
+            f"{a_en} is Chain Link {first} and {b_en} is Chain Link {second}: {a_en} resolves "
+            f"{'before' if earlier else 'after'} {b_en}.",
+            f"{a_pt} é o Elo {first} e {b_pt} é o Elo {second}: {a_pt} resolve "
+            f"{'antes' if earlier else 'depois'} de {b_pt}.",
+            rule,
+        ),
+    ]
+    a, b = (a_en, b_en) if lang == "en" else (a_pt, b_pt)
+    en = f"{'Yes' if yes else 'No'}. {a} resolves {'before' if earlier else 'after'} {b}: the chain resolves from the last link down."
+    pt = f"{'Sim' if yes else 'Não'}. {a} resolve {'antes' if earlier else 'depois'} de {b}: a corrente resolve do último elo para o primeiro."
+    return Decision("yes" if yes else "no", steps, en, pt, 0.85, [rule], "chain-order")

@@ -14,7 +14,7 @@ from kb.reason import Reasoner
 from kb.reason.activation import decide_negation
 from kb.reason.card_limit import decide_card_limit
 from kb.reason.card_pool import decide_card_pool
-from kb.reason.chain import decide_chain, decide_resolution, resolution_rule
+from kb.reason.chain import decide_chain, decide_order, decide_resolution, resolution_rule
 from kb.reason.damage import damage_rules, decide_damage_step
 from kb.reason.lp_cost import cost_limits, decide_lp_cost
 from kb.reason.segoc import decide_segoc, segoc_rules
@@ -43,6 +43,12 @@ REASONERS: tuple[Registered, ...] = (
         decide_card_limit,
         "cards' statuses on a format's Forbidden & Limited list (a format that declares banlist)",
         lambda kg: any("banlist" in n.props for n in kg.of_type("Format")),
+    ),
+    Registered(
+        "chain-order",
+        decide_order,
+        "a passage on chain resolution inside a Rule or Section about concept/chain-link",
+        lambda kg: resolution_rule(kg) is not None,
     ),
     Registered(
         "summon-negation",
