@@ -97,6 +97,9 @@ class Linker:
             taken=frozenset(self._by_surface),
         )
         self._common = common_words
+        self._first_words = _first_words(
+            self.entries.values(), frozenset(self._surfaces), common_words
+        )
         self._initials = _initialisms(
             self.entries.values(), frozenset(e.id for e in many), common_words
         )
@@ -138,8 +141,9 @@ class Linker:
 
     def _shorthand(self, text: str, mentions: list[Mention]) -> list[Mention]:
         """How players name a card again or for short, in the words no mention covers: a word of
-        a card named earlier in the text ("Evolzar Laggia … o Laggia resolve?"), or a card's
-        capitalised initials ("MST" for Mystical Space Typhoon, when only one card has them)."""
+        a card named earlier in the text ("Evolzar Laggia … o Laggia resolve?"), the first word
+        of a card the documents name ("Brionac"), or a card's capitalised initials ("MST" for
+        Mystical Space Typhoon), each only when one card has it."""
         spans = [(m.start, m.end) for m in mentions]
         named = [m for m in mentions if self.entries[m.entity].type == "Card"]
         found: list[Mention] = []
@@ -153,6 +157,8 @@ class Linker:
                 earlier = [m.entity for m in named if m.end <= w.start()]
                 owners = {e for e in earlier if key in self._name_words(e)}
                 entity = owners.pop() if len(owners) == 1 and key not in self._common else None
+            if entity is None and len(word) >= 4:  # a card's personal name, in any case
+                entity = self._first_words.get(fold(word))
             if entity is not None:
                 found.append(Mention(entity, w.start(), w.end(), word, 0.9))
         return found
@@ -199,6 +205,24 @@ class Linker:
 # Capitalised initials as players write them: "MST", "CotH", "DDR".
 _INITIALS = re.compile(r"[A-Z][A-Za-z]{1,4}[A-Z]|[A-Z]{3,6}")
 _SMALL = frozenset({"of", "the", "a", "an", "and", "to", "de", "do", "da", "e", "o"})
+
+
+def _first_words(
+    entries: Iterable[Entry], core: frozenset[str], common: frozenset[str]
+) -> dict[str, str]:
+    """The personal name before the comma of a card the lexicon's own entries name ("brionac" of
+    "Brionac, Dragon of the Ice Barrier", "caius" of "Caius, the Shadow Monarch") -> the card,
+    for names of 4 letters or more only one of those cards has and that are no common word."""
+    owners: dict[str, set[str]] = {}
+    for e in entries:
+        if e.type != "Card" or e.id not in core:
+            continue
+        for surface in e.surfaces:
+            head, comma, _ = normalise(surface).partition(",")
+            words = _WORD.findall(head)
+            if comma and len(words) == 1 and len(words[0]) >= 4 and words[0] not in common:
+                owners.setdefault(words[0], set()).add(e.id)
+    return {w: next(iter(ids)) for w, ids in owners.items() if len(ids) == 1}
 
 
 def _initialisms(

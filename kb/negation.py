@@ -64,6 +64,17 @@ ANY_NEGATION = re.compile(
 )
 # A denying predicate ("… é ilegal?"): it negates the clause it ends, relative clause or not.
 DENYING = re.compile(rf"\b({'|'.join(DENIERS[:-1])})\b")
+# "Does X prevent the opponents from banishing?" asks whether they cannot: a preventing verb
+# whose object is a player (not a card: "stop Raigeki Break from destroying" asks about a
+# protection), with its "from"/"de" + infinitive.
+_PLAYER = (
+    r"(?:oponentes?|adversarios?|opponents?|jogador\w*|players?|duelist\w*|parceir\w*|"
+    r"partners?|companheir\w*|teammates?|me|you|them|eles|elas|ambos|both|nos|us)"
+)
+PREVENTING = re.compile(
+    r"\b(impede|impedem|impedir|impediria|prevents?|prevented|stops?|stopped)\b"
+    rf"(?:\s+[\w'-]+){{0,3}}?\s+{_PLAYER}\b(?:\s+[\w'-]+){{0,3}}?\s+(?:de|from)\s+\w+"
+)
 # A negation at the start of a list item, in the original case ("-NÃO PODEM ser negados").
 NEGATIVE_LEAD = re.compile(r"\bN[ÃA]O\b|\bnão\b|\bnem\b|\bnenhum", re.IGNORECASE)
 # Negation words for sentence flips, in the original case (word boundaries that keep hyphenated

@@ -134,3 +134,11 @@ def test_real_claims_cite_exact_slices(kg: KnowledgeGraph, documents: dict[str, 
         assert unit.span is not None and unit.span.start < qe and qs < unit.span.end
     holds = [c.props["holds"] for c in claims]
     assert 0.2 < sum(holds) / len(holds) < 0.9  # true statements and the beliefs they refute
+
+
+def test_a_card_class_is_one_class_as_monster_or_summon() -> None:
+    from kb.reason.claims import _class_kinds
+
+    assert _class_kinds({"concept/synchro-monster", "card/sangan"}) == {"synchro"}
+    assert _class_kinds({"concept/synchro-summon"}) == _class_kinds({"concept/synchro-monster"})
+    assert _class_kinds({"concept/special-summon", "concept/monster-card"}) == set()

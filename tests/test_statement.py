@@ -9,8 +9,11 @@ from kb.reason.statement import (
     condition_flipped,
     opposed,
     other_case,
+    prevented_action,
     question_negated,
+    requirement_skipped,
     stated_negative,
+    states_action,
 )
 
 
@@ -102,3 +105,26 @@ def test_setting_is_another_case_than_activating() -> None:
 )
 def test_the_question_language_is_read_from_its_function_words(text: str, lang: str) -> None:
     assert detect_lang(text) == lang
+
+
+def test_doing_without_what_a_rule_requires_inverts_it() -> None:
+    rule = "Se a equipe já controla uma Magia de Campo, ela precisa ser enviada ao Cemitério antes."
+    question = "Meu parceiro tem Floresta ativa. Posso ativar Sogen sem que a Floresta vá pro cemitério antes?"
+    assert requirement_skipped(question, rule)
+    assert not requirement_skipped(
+        "Posso ativar Sogen depois que a Floresta for pro cemitério?", rule
+    )
+    assert not requirement_skipped(question, "A Floresta vai para o Cemitério.")  # no requirement
+
+
+def test_preventing_players_from_an_action_asks_whether_they_cannot() -> None:
+    assert prevented_action("O Kycoo impede os dois oponentes de banir do cemitério?") == "banir"
+    verb = prevented_action("Does Kycoo stop both opponents from banishing from their Graveyards?")
+    assert verb == "banishing"
+    assert states_action(verb, frozenset({"neith", "opponent", "banish"}))
+    assert not states_action(verb, frozenset({"affect", "opponent"}))
+    # a card kept from doing something is a protection, not a prohibition on players
+    assert (
+        prevented_action("Can Fake Trap stop Raigeki Break from destroying my Trap Monster?")
+        is None
+    )

@@ -28,9 +28,12 @@ from kb.reason.statement import (
     last_sentence,
     opposed,
     other_case,
+    prevented_action,
     question_negated,
+    requirement_skipped,
     reversed_order,
     stated_negative,
+    states_action,
 )
 from kb.search.analysis import analyse
 from kb.search.index import SearchIndex
@@ -41,7 +44,8 @@ FORMAT_MARGIN = 0.15  # a claim of another format this close to the best one com
 GENERAL_PENALTY = 0.02  # a general claim yields to one of the format asked about
 CARD_BONUS = 0.06  # a claim about the very card the question names
 ASKED_WEIGHT = 1.0  # the asking sentence's stems weigh again (what is asked, not the set-up)
-OTHER_CASE = 0.08  # a claim about other parties or numbers than the question's
+OTHER_CASE = 0.08
+CLASS_PENALTY = 0.05  # a claim about cards in general, for a question about a card class  # a claim about other parties or numbers than the question's
 # The facts that put a card in a class, and the classes nearly every monster has (no signal).
 CLASS_PREDICATES = frozenset({"instance_of", "has_effect_type", "summoned_by"})
 EVERY_MONSTER = frozenset({"concept/monster-card", "concept/effect-monster"})
@@ -52,6 +56,12 @@ _CLASS = re.compile(
     r"^concept/(fusion|gemini|link|pendulum|ritual|spirit|synchro|toon|tuner|union|xyz)-"
     r"(monster|summon)$"
 )
+
+
+def _class_kinds(entities: set[str] | frozenset[str]) -> set[str]:
+    """The card classes entities single out, monster and Summon alike (synchro-monster and
+    synchro-summon are both 'synchro')."""
+    return {m.group(1) for e in entities if (m := _CLASS.match(e))}
 
 
 @dataclass(frozen=True)
@@ -117,15 +127,20 @@ class ClaimReader:
         asked = set(analyse(last_sentence(question))) or q_terms  # the asking sentence's stems
         q_ents = {m.entity for m in mentions if not m.entity.startswith("format/")}
         q_neg = question_negated(question)
-        classes = {e for e in q_ents if _CLASS.match(e)}
+        prevented = prevented_action(question)
+        classes = _class_kinds(q_ents)
         q_cards = {e for e in q_ents if e.startswith("card/")}
         scored: list[tuple[float, int, int]] = []
         for i, (n, info) in enumerate(zip(self.index.claims, self._meta, strict=True)):
             claim_fmt, contrast = n.props["format"], bool(n.props.get("contrast"))
             if fmt is not None and claim_fmt != fmt and (claim_fmt != self.base or contrast):
                 continue  # another format's claim (a contrast drawn by a format's own document)
-            if not classes <= info.entities:  # the claim is about other kinds of card
-                continue
+            if not classes <= (claim_classes := _class_kinds(info.entities)):
+                if claim_classes:
+                    continue  # the claim is about other kinds of card
+                class_penalty = CLASS_PENALTY  # about cards in general: it may still decide
+            else:
+                class_penalty = 0.0
             side = (0 if lang == "en" else 1) if lang in ("en", "pt") else int(np.argmax(sims[i]))
             sim = float(sims[i, side])
             shared = len(q_terms & info.stems[side]) / max(len(q_terms), 1)
@@ -133,7 +148,7 @@ class ClaimReader:
             overlap = len(q_ents & info.entities) / len(q_ents) if q_ents else 0.0
             cards = {e for e in info.entities if e.startswith("card/")}
             foreign = len(cards - q_ents) / len(cards) if cards else 0.0
-            score = sim + 0.2 * overlap - 0.08 * foreign + 0.1 * shared
+            score = sim + 0.2 * overlap - 0.08 * foreign + 0.1 * shared - class_penalty
             if q_cards & cards:
                 score += CARD_BONUS  # the card the question names is what the claim is about
             if fmt is not None and claim_fmt == self.base and fmt != self.base:
@@ -160,9 +175,11 @@ class ClaimReader:
                 )
             ):
                 truth = not truth
-            if condition_flipped(question, statement):
+            if condition_flipped(question, statement) or requirement_skipped(question, statement):
                 truth = not truth
-            out.append(ClaimMatch(n, score, statement, truth != q_neg, self._meta[i].source))
+            stems = self._meta[i].stems[side]
+            negated = q_neg or (prevented is not None and states_action(prevented, stems))
+            out.append(ClaimMatch(n, score, statement, truth != negated, self._meta[i].source))
         return out
 
     def decide(self, q: Question) -> Decision | None:

@@ -18,6 +18,7 @@ from kb.negation import (
     DOC_NEGATION,
     NOT_NEGATION_ANY,
     NOT_NEGATION_DOC,
+    PREVENTING,
 )
 from kb.search.analysis import analyse
 from kb.search.index import Hit, SearchIndex
@@ -129,6 +130,19 @@ def question_negated(question: str) -> bool:
     return bool(DENYING.search(main_clause(question)))
 
 
+def prevented_action(question: str) -> str | None:
+    """The (folded) verb the question asks whether players are prevented from doing ("impede
+    os dois oponentes de banir?" → "banir"): a statement of that action reads the question as
+    "can they not …?"."""
+    m = PREVENTING.search(main_clause(question, relatives=True))
+    return m.group(0).split()[-1] if m else None
+
+
+def states_action(verb: str, stems: frozenset[str]) -> bool:
+    """Whether a statement's stems include the verb (its stem opens the verb: "ban", "banish")."""
+    return any(len(stem) >= 3 and verb.startswith(stem) for stem in stems)
+
+
 # A condition of a statement (pt/en): its negation is the condition's, not the statement's.
 _CONDITION_ANY = re.compile(
     r"\b(se|quando|enquanto|caso|desde que|contanto que|a menos que|a nao ser que|if|when|while|"
@@ -177,6 +191,25 @@ def condition_flipped(question: str, statement: str) -> bool:
     q_neg = bool(_QUESTION_NEG.search(q_cond) or _NEGATIVE_PROVISO.search(q_cond))
     s_neg = bool(_QUESTION_NEG.search(s_cond) or _NEGATIVE_PROVISO.search(s_cond))
     return q_neg != s_neg
+
+
+_WITHOUT = re.compile(r"\b(?:sem que|sem|without)\b([^,?.;)]*)")
+_REQUIRES = re.compile(
+    r"\b(deve|devem|devera|deverao|precisa|precisam|necessario|obrigatori\w*|must|has to|"
+    r"have to|needs? to|required)\b"
+)
+
+
+def requirement_skipped(question: str, statement: str) -> bool:
+    """The question asks whether something can be done without what the statement requires
+    ("posso ativar Sogen sem que a Floresta vá pro cemitério antes?" against "ela precisa ser
+    enviada ao Cemitério antes …"): the statement answers it inverted."""
+    s = fold(statement)
+    if not _REQUIRES.search(s):
+        return False
+    skipped = " ".join(m.group(1) for m in _WITHOUT.finditer(main_clause(question)))
+    words = {w for w in analyse(skipped) if len(w) >= 4}
+    return bool(words & set(analyse(s)))
 
 
 # What a number counts, when a unit follows it ("3 turnos", "duas cópias", "best of 3").
