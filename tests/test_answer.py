@@ -80,6 +80,12 @@ CONTRACT = {
             "yes",
             "chain-order",
         ),
+        # "Pode isso?" asks about the chain its set-up describes.
+        (
+            "Ativei Fire Formation - Tenki e o oponente encadeou Mystical Space Typhoon. Pode isso?",
+            "yes",
+            "chain-spell-speed",
+        ),
         # The set-up activates the card responded to; the asking sentence names none.
         (
             "My opponent activates Dark Hole while I have My Body as a Shield in my hand. Can I"

@@ -19,15 +19,16 @@ from kb.reason.facts import best, label, provenance, spell_speed
 from kb.reason.statement import last_sentence, main_clause
 
 _CHAIN_VERB = re.compile(
-    r"(?i)\b(chain|chaining|encadear|encadeio|ativar em corrente|respond with|responder com)\b"
+    r"(?i)\b(chain|chains|chaining|encadear|encadeio|encadeou|encadeei|encadeia|"
+    r"encadearam|ativar em corrente|respond with|responder com|responded with|respondeu com)\b"
     r"(\s+(?:an?|the|uma?|o|a|my|meu|minha)\b)?"
 )
 # "The opponent activates X": a set-up's activation verb (X is a link of the chain).
 _ACTIVATE_VERB = re.compile(
-    r"(?i)\b(activates|activated|ativa|ativou|ativam|ativaram)\b"
+    r"(?i)\b(activates|activated|activate|ativa|ativou|ativam|ativaram|ativei|ativo)\b"
     r"(\s+(?:an?|the|uma?|o|a|his|her|their|seu|sua)\b)?"
 )
-_CHAIN = re.compile(r"\b(chain\w*|corrente|encadea\w*|acorrent\w*|respond\w*|resposta|response)\b")
+_CHAIN = re.compile(r"\b(chain\w*|corrente|encade\w*|acorrent\w*|respond\w*|resposta|response)\b")
 # The entity right after one of these is the one being responded to.
 _TARGET_MARK = {
     "en": re.compile(r"(?:\bto|\bagainst|\bon|\bin response to)(?:\s+an?|\s+the)?\s*$"),
@@ -37,6 +38,13 @@ _TARGET_MARK = {
         r"(?:\s+uma?|\s+o|\s+a)?\s*$"
     ),
 }
+
+
+# A short asking sentence about what the set-up describes: "Pode isso?", "Is that legal?".
+_ABOUT_THAT = re.compile(
+    r"(?:e\s+)?(?:pode isso|isso pode|isso e permitido|isso vale|vale isso|pode|is that "
+    r"(?:legal|allowed|ok)|can (?:they|he|she|i|you) do that|is this legal)\s*\??"
+)
 
 
 def decide_chain(kb: Knowledge, q: Question) -> Decision | None:
@@ -50,6 +58,8 @@ def chain_decision(
     # The asking clause must be about chaining: not an aside "(sem chain)", not a condition
     # ("if nobody responds, …").
     asked = fold(last_sentence(re.sub(r"\([^)]*\)", " ", question)))
+    if _ABOUT_THAT.fullmatch(asked.strip()):
+        asked = fold(re.sub(r"\([^)]*\)", " ", question))  # "Pode isso?": about the set-up
     if not _CHAIN.search(main_clause(asked)):
         return None
     verb = _CHAIN.search(asked)
@@ -116,14 +126,11 @@ def chain_pair(
     responds to the card its set-up activates. A speed named right after a card ("X's Spell Speed 1 effect", "o efeito rápido
     do X") describes that card, not a second one.
     """
-    typed = _merged(
-        [
-            m
-            for m in mentions
-            if spell_speed(kg, m.entity) is not None and not m.entity.endswith("/chain")
-        ],
-        question,
-    )
+    typed = [
+        m
+        for m in _merged(kg, mentions, question)
+        if spell_speed(kg, m.entity) is not None and not m.entity.endswith("/chain")
+    ]
     seen: set[str] = set()
     unique = [m for m in typed if not (m.entity in seen or seen.add(m.entity))]  # type: ignore[func-returns-value]
     if len(unique) < 2:
@@ -168,25 +175,29 @@ def chain_pair(
 _OF_CARD = re.compile(r"\s*(?:'s?|’s?)\s*")
 
 
-def _merged(typed: list[Mention], question: str) -> list[Mention]:
-    """Drop a spell-speed concept that describes the card mentioned next to it."""
-    kept: list[Mention] = []
-    for i, m in enumerate(typed):
-        if m.entity.startswith("concept/"):
-            prev = typed[i - 1] if i > 0 else None
-            nxt = typed[i + 1] if i + 1 < len(typed) else None
-            if (
-                prev is not None
-                and prev.entity.startswith("card/")
-                and _OF_CARD.fullmatch(fold(question[prev.end : m.start]))
-            ) or (
-                nxt is not None
-                and nxt.entity.startswith("card/")
-                and re.fullmatch(r"\s*(?:do|da|de|of)\s*", fold(question[m.end : nxt.start]))
-            ):
-                continue
-        kept.append(m)
-    return kept
+def _merged(kg: KnowledgeGraph, mentions: list[Mention], question: str) -> list[Mention]:
+    """A spell-speed concept that describes the card next to it ("X's Spell Speed 1 effect",
+    "o efeito rápido do X") is that card: dropped when the card's own speed is known, else it
+    takes the card's place (the card's position, the concept's speed)."""
+    kept = list(mentions)
+    for m in mentions:
+        if not m.entity.startswith("concept/") or spell_speed(kg, m.entity) is None:
+            continue
+        before = [c for c in kept if c.entity.startswith("card/") and c.end <= m.start]
+        after = [c for c in kept if c.entity.startswith("card/") and c.start >= m.end]
+        card = None
+        if before and _OF_CARD.fullmatch(fold(question[before[-1].end : m.start])):
+            card = before[-1]
+        elif after and re.fullmatch(
+            r"\s*(?:do|da|de|of)\s*", fold(question[m.end : after[0].start])
+        ):
+            card = after[0]
+        if card is None or m not in kept:
+            continue
+        kept.remove(m)
+        if spell_speed(kg, card.entity) is None:
+            kept[kept.index(card)] = Mention(m.entity, card.start, m.end, card.matched, m.score)
+    return sorted(kept, key=lambda x: (x.start, -x.end))
 
 
 _LINK_NUMBER = re.compile(r"\b(chain link|elo)\s*\d")
