@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -149,14 +150,16 @@ def export(
 ) -> None:
     """Export the graph as RDF (Turtle or JSON-LD)."""
     s = settings(data, corpus)
-    text = guarded(lambda: service(s).export(fmt))
+    dump = guarded(lambda: service(s).export(fmt))
     if out_file is None:
-        sys.stdout.write(text)
+        sys.stdout.flush()
+        with dump.open("rb") as fh:
+            shutil.copyfileobj(fh, sys.stdout.buffer)
     else:
         tmp = out_file.with_name(out_file.name + ".tmp")
-        tmp.write_text(text, "utf-8")
+        shutil.copyfile(dump, tmp)
         tmp.replace(out_file)
-        err.print(f"wrote {out_file} ({len(text)} characters)")
+        err.print(f"wrote {out_file} ({out_file.stat().st_size} bytes)")
 
 
 @app.command()
