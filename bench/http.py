@@ -26,6 +26,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -231,6 +232,33 @@ def memory(root: int) -> dict[str, Any]:
     return {"processes": len(pids), "rss_mb": round(rss / 1024), "pss_mb": round(pss / 1024)}
 
 
+class LoadSampler:
+    """The machine's 1-minute load average, sampled every few seconds in a background thread
+    while the benchmark runs (other work on the machine slows every number here)."""
+
+    def __init__(self, every_s: float = 5.0) -> None:
+        self.samples = [os.getloadavg()[0]]
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(every_s,), daemon=True)
+        self._thread.start()
+
+    def _run(self, every_s: float) -> None:
+        while not self._stop.wait(every_s):
+            self.samples.append(os.getloadavg()[0])
+
+    def stop(self) -> dict[str, float]:
+        self._stop.set()
+        self._thread.join()
+        self.samples.append(os.getloadavg()[0])
+        s = self.samples
+        return {
+            "load_average": round(s[0], 1),
+            "load_average_end": round(s[-1], 1),
+            "load_average_max": round(max(s), 1),
+            "load_average_mean": round(sum(s) / len(s), 1),
+        }
+
+
 def cold_start(
     exe: str, data: Path, workers: int
 ) -> tuple[subprocess.Popen[bytes], str, dict[str, Any]]:
@@ -290,11 +318,12 @@ def quality(data: Path) -> dict[str, Any]:
 
 
 def markdown(result: dict[str, Any]) -> str:
-    cs = result["cold_start"]
-    mem = result["memory"]
+    cs, mem, m = result["cold_start"], result["memory"], result["machine"]
     lines = [
         f"`make bench` {result['date']}, commit {result['commit']}, {result['workers']} workers,"
-        f" {result['machine']['cpus']} cores, load average at start {result['machine']['load_average']}",
+        f" {m['cpus']} cores, load average (1 min) {m['load_average']} at the start,"
+        f" {m['load_average_end']} at the end, mean {m.get('load_average_mean')}"
+        f" / max {m.get('load_average_max')} over the speed run",
         "",
         "| traffic | concurrency | requests | errors | per second | p50 ms | p95 ms | p99 ms |",
         "|---|---|---|---|---|---|---|---|",
@@ -342,7 +371,7 @@ def main() -> None:
     args = parser.parse_args()
     exe = shutil.which("ygo-rulings", path=str(Path(sys.executable).parent)) or "ygo-rulings"
     subprocess.run([exe, "stats", "--data", str(args.data)], check=True, capture_output=True)
-    load_average = round(os.getloadavg()[0], 1)
+    sampler = LoadSampler()
     proc, base, start = cold_start(exe, args.data, args.workers)
     try:
         first_use, load = run_load(base, args.n)
@@ -350,13 +379,14 @@ def main() -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+        load_average = sampler.stop()
     from api.workers import worker_count
 
     env = ("YGO_EMBEDDER", "YGO_QUANTIZE", "OMP_WAIT_POLICY")
     result = {
         "date": time.strftime("%Y-%m-%d"),
         "commit": _commit(),
-        "machine": {"cpus": os.cpu_count(), "load_average": load_average},
+        "machine": {"cpus": os.cpu_count(), **load_average},
         "environment": {name: os.environ[name] for name in env if name in os.environ},
         "workers": worker_count(args.workers),
         "model": start.pop("model"),
