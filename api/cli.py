@@ -407,7 +407,7 @@ def serve(
     """Serve the HTTP API (OpenAPI docs at /docs)."""
     import uvicorn
 
-    from api.workers import SETTINGS_ENV, check_serving, encode_settings
+    from api.workers import SETTINGS_ENV, check_serving, encode_settings, serve_workers
 
     s = settings(
         data, corpus, model=model, embedder=embedder, host=host, port=port, workers=workers
@@ -425,15 +425,7 @@ def serve(
     # Each worker is a spawned interpreter that builds its own app from these settings.
     os.environ[SETTINGS_ENV] = encode_settings(s)
     err.print(f"serving on http://{s.host}:{s.port} with {count} workers (docs at /docs)")
-    uvicorn.run(
-        "api.workers:worker_app",
-        factory=True,
-        workers=count,
-        host=s.host,
-        port=s.port,
-        log_level="warning",
-        timeout_worker_healthcheck=120,  # a worker that is still loading answers pings late
-    )
+    serve_workers(count, s.host, s.port)
 
 
 @app.command()
