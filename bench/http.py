@@ -156,8 +156,11 @@ async def _run_cell(base: str, calls: list[Call], concurrency: int) -> dict[str,
     }
 
 
-def run_load(base: str, n: int) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]:
-    """(first use, every scenario at every concurrency); /ask and mixed never repeat a question."""
+def run_load(
+    base: str, n: int, server: int
+) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]:
+    """(first use, every scenario at every concurrency); /ask and mixed never repeat a question.
+    Each cell also reports the CPU the server's processes (under pid `server`) spent on it."""
     questions = iter(unique_questions())
     queries = search_queries()
     with httpx.Client(base_url=base, timeout=300) as client:
@@ -193,7 +196,9 @@ def run_load(base: str, n: int) -> tuple[dict[str, Any], dict[str, list[dict[str
                 calls = make(c)
             except StopIteration:
                 raise SystemExit("error: not enough unique questions; lower --n") from None
+            before = cpu_seconds(_tree(server))
             cell = asyncio.run(_run_cell(base, calls, c))
+            cell |= cpu_spent(before, cpu_seconds(_tree(server)), cell["n"])
             out[name].append(cell)
             print(json.dumps({"scenario": name, **cell}), file=sys.stderr)
     return warm, out
@@ -214,6 +219,32 @@ def _tree(root: int) -> list[int]:
             continue
         todo += [int(p) for p in text.split()]
     return found
+
+
+def cpu_seconds(pids: list[int]) -> dict[int, float]:
+    """User + system CPU seconds of each process so far (from /proc/<pid>/stat)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out = {}
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        out[pid] = (int(fields[11]) + int(fields[12])) / tick
+    return out
+
+
+def cpu_spent(before: dict[int, float], after: dict[int, float], requests: int) -> dict[str, Any]:
+    """The server's CPU per request over a cell, and the busiest process's share of it (with 2
+    workers, 0.5 is an even spread; 1.0 is one worker doing all the work)."""
+    spent = {pid: after[pid] - before.get(pid, 0.0) for pid in after}
+    total = sum(spent.values())
+    return {
+        "server_cpu_ms_per_request": round(1000 * total / max(requests, 1), 1),
+        "busiest_process_share": round(max(spent.values(), default=0.0) / total, 2)
+        if total
+        else None,
+    }
 
 
 def memory(root: int) -> dict[str, Any]:
@@ -325,14 +356,16 @@ def markdown(result: dict[str, Any]) -> str:
         f" {m['load_average_end']} at the end, mean {m.get('load_average_mean')}"
         f" / max {m.get('load_average_max')} over the speed run",
         "",
-        "| traffic | concurrency | requests | errors | per second | p50 ms | p95 ms | p99 ms |",
-        "|---|---|---|---|---|---|---|---|",
+        "| traffic | concurrency | requests | errors | per second | p50 ms | p95 ms | p99 ms"
+        " | server CPU ms / request | busiest process |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name, cells in result["load"].items():
         for c in cells:
             lines.append(
                 f"| {name} | {c['concurrency']} | {c['n']} | {c['errors']} | {c['throughput_per_s']}"
-                f" | {c['p50_ms']} | {c['p95_ms']} | {c['p99_ms']} |"
+                f" | {c['p50_ms']} | {c['p95_ms']} | {c['p99_ms']}"
+                f" | {c.get('server_cpu_ms_per_request')} | {c.get('busiest_process_share')} |"
             )
     lines += [
         "",
@@ -374,7 +407,7 @@ def main() -> None:
     sampler = LoadSampler()
     proc, base, start = cold_start(exe, args.data, args.workers)
     try:
-        first_use, load = run_load(base, args.n)
+        first_use, load = run_load(base, args.n, proc.pid)
         mem = memory(proc.pid)
     finally:
         proc.terminate()
