@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Query
-from fastapi.responses import PlainTextResponse, Response
+from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, Field
 
 from api import contract
@@ -126,16 +126,16 @@ def create_app(service: RulingsService, *, stale_error: str | None = None) -> Fa
         return service.stats()
 
     @app.get("/export.ttl", response_class=Response, responses=file_response("text/turtle"))
-    def export_ttl() -> PlainTextResponse:
-        return PlainTextResponse(service.export("ttl"), media_type="text/turtle; charset=utf-8")
+    def export_ttl() -> FileResponse:
+        return FileResponse(service.export("ttl"), media_type="text/turtle; charset=utf-8")
 
     @app.get(
         "/export.jsonld",
         response_class=Response,
         responses=file_response("application/ld+json", JSON_LD_BODY),
     )
-    def export_jsonld() -> PlainTextResponse:
-        return PlainTextResponse(service.export("jsonld"), media_type="application/ld+json")
+    def export_jsonld() -> FileResponse:
+        return FileResponse(service.export("jsonld"), media_type="application/ld+json")
 
     for group in (cards, linked_data, wiki, web):  # cards before wiki's /cards/{id} page
         group.register(app, service)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -149,14 +150,16 @@ def export(
 ) -> None:
     """Export the graph as RDF (Turtle or JSON-LD)."""
     s = settings(data, corpus)
-    text = guarded(lambda: service(s).export(fmt))
+    dump = guarded(lambda: service(s).export(fmt))
     if out_file is None:
-        sys.stdout.write(text)
+        sys.stdout.flush()
+        with dump.open("rb") as fh:
+            shutil.copyfileobj(fh, sys.stdout.buffer)
     else:
         tmp = out_file.with_name(out_file.name + ".tmp")
-        tmp.write_text(text, "utf-8")
+        shutil.copyfile(dump, tmp)
         tmp.replace(out_file)
-        err.print(f"wrote {out_file} ({len(text)} characters)")
+        err.print(f"wrote {out_file} ({out_file.stat().st_size} bytes)")
 
 
 @app.command()
@@ -404,7 +407,7 @@ def serve(
     """Serve the HTTP API (OpenAPI docs at /docs)."""
     import uvicorn
 
-    from api.workers import SETTINGS_ENV, check_serving, encode_settings
+    from api.workers import SETTINGS_ENV, check_serving, encode_settings, serve_workers
 
     s = settings(
         data, corpus, model=model, embedder=embedder, host=host, port=port, workers=workers
@@ -422,15 +425,7 @@ def serve(
     # Each worker is a spawned interpreter that builds its own app from these settings.
     os.environ[SETTINGS_ENV] = encode_settings(s)
     err.print(f"serving on http://{s.host}:{s.port} with {count} workers (docs at /docs)")
-    uvicorn.run(
-        "api.workers:worker_app",
-        factory=True,
-        workers=count,
-        host=s.host,
-        port=s.port,
-        log_level="warning",
-        timeout_worker_healthcheck=120,  # a worker that is still loading answers pings late
-    )
+    serve_workers(count, s.host, s.port)
 
 
 @app.command()

@@ -31,8 +31,8 @@ from kb.service import RulingsService
 # Settings that never change a response body (where and how the server runs).
 NOT_IN_BODIES = frozenset({"host", "port", "data_dir", "corpus_dir", "log_json", "request_timeout"})
 CODE_ROOTS = ("api", "kb", "ingest")
-# The whole-graph downloads: serialised once per process (seconds to a minute with every card),
-# then served from memory; no request can make them costlier, so no time budget cuts them off.
+# The whole-graph downloads: the store dumped to a file once per build (seconds with every card),
+# then sent from disk; no request can make them costlier, so no time budget cuts them off.
 UNBUDGETED = frozenset({"/export.ttl", "/export.jsonld"})
 # Live state: never cached, so no 304 either.
 UNCACHED = frozenset({"/health", "/metrics"})

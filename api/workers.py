@@ -15,6 +15,7 @@ import fcntl
 import json
 import logging
 import os
+import socket
 from collections.abc import Iterator
 from dataclasses import fields
 from pathlib import Path
@@ -88,6 +89,38 @@ def load_app(settings: Settings) -> FastAPI:
         if not settings.sparql_endpoint:
             runtime.service.sparql_endpoint()  # checks (or rebuilds) the store; starts nothing
     return create_app(runtime.service, stale_error=runtime.stale_error)
+
+
+def serve_workers(count: int, host: str, port: int) -> None:
+    """Run `count` uvicorn workers of `worker_app` on one listening socket, as
+    `uvicorn.run("api.workers:worker_app", factory=True, workers=count)` does, but with the
+    listening socket marked as TCP (`tcp_listener`)."""
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    config = uvicorn.Config(
+        "api.workers:worker_app",
+        factory=True,
+        workers=count,
+        host=host,
+        port=port,
+        log_level="warning",
+        timeout_worker_healthcheck=120,  # a worker that is still loading answers pings late
+    )
+    Multiprocess(config, sockets=[tcp_listener(config.bind_socket())]).run()
+
+
+def tcp_listener(sock: socket.socket) -> socket.socket:
+    """The same listening socket with its `proto` set to IPPROTO_TCP (a Unix socket unchanged).
+
+    uvicorn binds the socket its workers share with `proto` 0; accepted connections copy the
+    listener's `proto`, and asyncio turns TCP_NODELAY on only for IPPROTO_TCP sockets. With
+    Nagle's algorithm left on, every keep-alive request after the first waited for the client's
+    delayed ACK: ~42 ms on Linux, even for a 404 (uvicorn issue #3149). One worker never did:
+    asyncio binds that socket itself, from getaddrinfo, with `proto` 6."""
+    if sock.family not in (socket.AF_INET, socket.AF_INET6):
+        return sock
+    return socket.socket(sock.family, sock.type, socket.IPPROTO_TCP, fileno=sock.detach())
 
 
 def worker_app() -> FastAPI:

@@ -26,6 +26,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -155,8 +156,11 @@ async def _run_cell(base: str, calls: list[Call], concurrency: int) -> dict[str,
     }
 
 
-def run_load(base: str, n: int) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]:
-    """(first use, every scenario at every concurrency); /ask and mixed never repeat a question."""
+def run_load(
+    base: str, n: int, server: int
+) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]:
+    """(first use, every scenario at every concurrency); /ask and mixed never repeat a question.
+    Each cell also reports the CPU the server's processes (under pid `server`) spent on it."""
     questions = iter(unique_questions())
     queries = search_queries()
     with httpx.Client(base_url=base, timeout=300) as client:
@@ -192,7 +196,9 @@ def run_load(base: str, n: int) -> tuple[dict[str, Any], dict[str, list[dict[str
                 calls = make(c)
             except StopIteration:
                 raise SystemExit("error: not enough unique questions; lower --n") from None
+            before = cpu_seconds(_tree(server))
             cell = asyncio.run(_run_cell(base, calls, c))
+            cell |= cpu_spent(before, cpu_seconds(_tree(server)), cell["n"])
             out[name].append(cell)
             print(json.dumps({"scenario": name, **cell}), file=sys.stderr)
     return warm, out
@@ -215,6 +221,32 @@ def _tree(root: int) -> list[int]:
     return found
 
 
+def cpu_seconds(pids: list[int]) -> dict[int, float]:
+    """User + system CPU seconds of each process so far (from /proc/<pid>/stat)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out = {}
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        out[pid] = (int(fields[11]) + int(fields[12])) / tick
+    return out
+
+
+def cpu_spent(before: dict[int, float], after: dict[int, float], requests: int) -> dict[str, Any]:
+    """The server's CPU per request over a cell, and the busiest process's share of it (with 2
+    workers, 0.5 is an even spread; 1.0 is one worker doing all the work)."""
+    spent = {pid: after[pid] - before.get(pid, 0.0) for pid in after}
+    total = sum(spent.values())
+    return {
+        "server_cpu_ms_per_request": round(1000 * total / max(requests, 1), 1),
+        "busiest_process_share": round(max(spent.values(), default=0.0) / total, 2)
+        if total
+        else None,
+    }
+
+
 def memory(root: int) -> dict[str, Any]:
     """RSS and PSS (MB) summed over the server's processes."""
     rss = pss = 0
@@ -229,6 +261,33 @@ def memory(root: int) -> dict[str, Any]:
         except OSError:
             continue
     return {"processes": len(pids), "rss_mb": round(rss / 1024), "pss_mb": round(pss / 1024)}
+
+
+class LoadSampler:
+    """The machine's 1-minute load average, sampled every few seconds in a background thread
+    while the benchmark runs (other work on the machine slows every number here)."""
+
+    def __init__(self, every_s: float = 5.0) -> None:
+        self.samples = [os.getloadavg()[0]]
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(every_s,), daemon=True)
+        self._thread.start()
+
+    def _run(self, every_s: float) -> None:
+        while not self._stop.wait(every_s):
+            self.samples.append(os.getloadavg()[0])
+
+    def stop(self) -> dict[str, float]:
+        self._stop.set()
+        self._thread.join()
+        self.samples.append(os.getloadavg()[0])
+        s = self.samples
+        return {
+            "load_average": round(s[0], 1),
+            "load_average_end": round(s[-1], 1),
+            "load_average_max": round(max(s), 1),
+            "load_average_mean": round(sum(s) / len(s), 1),
+        }
 
 
 def cold_start(
@@ -290,20 +349,23 @@ def quality(data: Path) -> dict[str, Any]:
 
 
 def markdown(result: dict[str, Any]) -> str:
-    cs = result["cold_start"]
-    mem = result["memory"]
+    cs, mem, m = result["cold_start"], result["memory"], result["machine"]
     lines = [
         f"`make bench` {result['date']}, commit {result['commit']}, {result['workers']} workers,"
-        f" {result['machine']['cpus']} cores, load average at start {result['machine']['load_average']}",
+        f" {m['cpus']} cores, load average (1 min) {m['load_average']} at the start,"
+        f" {m['load_average_end']} at the end, mean {m.get('load_average_mean')}"
+        f" / max {m.get('load_average_max')} over the speed run",
         "",
-        "| traffic | concurrency | requests | errors | per second | p50 ms | p95 ms | p99 ms |",
-        "|---|---|---|---|---|---|---|---|",
+        "| traffic | concurrency | requests | errors | per second | p50 ms | p95 ms | p99 ms"
+        " | server CPU ms / request | busiest process |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name, cells in result["load"].items():
         for c in cells:
             lines.append(
                 f"| {name} | {c['concurrency']} | {c['n']} | {c['errors']} | {c['throughput_per_s']}"
-                f" | {c['p50_ms']} | {c['p95_ms']} | {c['p99_ms']} |"
+                f" | {c['p50_ms']} | {c['p95_ms']} | {c['p99_ms']}"
+                f" | {c.get('server_cpu_ms_per_request')} | {c.get('busiest_process_share')} |"
             )
     lines += [
         "",
@@ -342,21 +404,22 @@ def main() -> None:
     args = parser.parse_args()
     exe = shutil.which("ygo-rulings", path=str(Path(sys.executable).parent)) or "ygo-rulings"
     subprocess.run([exe, "stats", "--data", str(args.data)], check=True, capture_output=True)
-    load_average = round(os.getloadavg()[0], 1)
+    sampler = LoadSampler()
     proc, base, start = cold_start(exe, args.data, args.workers)
     try:
-        first_use, load = run_load(base, args.n)
+        first_use, load = run_load(base, args.n, proc.pid)
         mem = memory(proc.pid)
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+        load_average = sampler.stop()
     from api.workers import worker_count
 
     env = ("YGO_EMBEDDER", "YGO_QUANTIZE", "OMP_WAIT_POLICY")
     result = {
         "date": time.strftime("%Y-%m-%d"),
         "commit": _commit(),
-        "machine": {"cpus": os.cpu_count(), "load_average": load_average},
+        "machine": {"cpus": os.cpu_count(), **load_average},
         "environment": {name: os.environ[name] for name in env if name in os.environ},
         "workers": worker_count(args.workers),
         "model": start.pop("model"),

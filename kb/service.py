@@ -6,6 +6,7 @@ import random
 import threading
 from collections.abc import Iterable
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rapidfuzz import process
@@ -20,8 +21,8 @@ from kb.errors import InvalidQuery, NotFound
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph, node_record
 from kb.link import Entry, Linker
-from kb.linked_data.rdf import iri, namespaces, serialize, to_rdf, vocabulary
-from kb.linked_data.sparql import describe
+from kb.linked_data.rdf import describe_node, serialize, to_rdf, vocabulary
+from kb.linked_data.sparql import declared_prefixes
 from kb.model import RETRIEVABLE_TYPES, Node
 from kb.presentation.links import link_style
 from kb.presentation.markup import MARKUPS, write
@@ -69,9 +70,9 @@ class RulingsService:
         self.kg = artifact.graph
         self.formats = Formats.of_nodes(self.kg.of_type("Format"))
         self.linker = linker_for(self.kg, self.formats, artifact.documents.values())
-        self._rdf_cache: dict[str, str] = {}
-        self._rdf_lock = threading.Lock()
-        self._rdf_graph: Graph | None = None
+        self._exports: dict[str, Path] = {}
+        self._export_lock = threading.Lock()
+        self._sparql_lock = threading.Lock()
         self._sparql: SparqlBackend | None = None
         sources = artifact.manifest.get("sources", {})
         self.doc_formats = {doc: meta["format"] for doc, meta in sources.items()}
@@ -204,21 +205,25 @@ class RulingsService:
         }
 
     # --- export ----------------------------------------------------------------------------
-    def export(self, fmt: str) -> str:
-        """The whole graph as Turtle ('ttl') or JSON-LD ('jsonld')."""
+    def export(self, fmt: str) -> Path:
+        """The whole graph as a Turtle ('ttl') or JSON-LD ('jsonld') file: the build's SPARQL
+        store dumped by Oxigraph on first use, then shared by every worker and start."""
+        from kb.adapters.oxigraph_store import dump_file, ensure_store
+
         if fmt not in ("ttl", "jsonld"):
             raise InvalidQuery("format", f"unknown export format {fmt!r}; use ttl or jsonld")
-        if fmt not in self._rdf_cache:
-            self._rdf_cache[fmt] = serialize(self.rdf_graph(), fmt)
-        return self._rdf_cache[fmt]
+        with self._export_lock:  # a store rebuilt by another process took its dumps along
+            if fmt not in self._exports or not self._exports[fmt].is_file():
+                base = self.settings.base_iri
+                store = ensure_store(self.artifact.path, base, self.whole_graph)
+                self._exports[fmt] = dump_file(store, fmt, declared_prefixes(base))
+            return self._exports[fmt]
 
     # --- linked data -----------------------------------------------------------------------
-    def rdf_graph(self) -> Graph:
-        """The graph as RDF, built once (on first use, thread-safe); treat it as read-only."""
-        with self._rdf_lock:
-            if self._rdf_graph is None:
-                self._rdf_graph = to_rdf(self.kg, self.settings.base_iri)
-            return self._rdf_graph
+    def whole_graph(self) -> Graph:
+        """The graph as RDF, built anew on every call (seconds and hundreds of MB with every
+        card): only to write a missing or damaged SPARQL store, never on a request's path."""
+        return to_rdf(self.kg, self.settings.base_iri)
 
     def sparql(self, query: str, accept: str | None = None) -> tuple[str, str]:
         """(body, media type) of a read-only SPARQL query, bounded in time and results."""
@@ -231,26 +236,24 @@ class RulingsService:
         opened once; `warm()` it to have it ready before the first query."""
         from kb.adapters.oxigraph_store import open_endpoint
 
-        with self._rdf_lock:
+        with self._sparql_lock:
             if self._sparql is None:
-                build = lambda: to_rdf(self.kg, self.settings.base_iri)  # noqa: E731
-                self._sparql = open_endpoint(self.settings, self.artifact.path, build)
+                self._sparql = open_endpoint(self.settings, self.artifact.path, self.whole_graph)
             return self._sparql
 
     def close(self) -> None:
         """Stop the SPARQL worker processes (they also stop when this process exits)."""
-        with self._rdf_lock:
+        with self._sparql_lock:
             endpoint, self._sparql = self._sparql, None
         if endpoint is not None:
             endpoint.close()
 
     def node_rdf(self, node_id: str, fmt: str) -> str:
-        """A node's description (its triples, its neighbours' labels, its facts): ttl or jsonld."""
+        """A node's description (its triples, its neighbours' labels, its facts): ttl or jsonld,
+        built from the node's own records (never the whole graph)."""
         check_rdf_format("as", fmt)
         node = self.resolve(node_id)
-        voc = namespaces(self.settings.base_iri)[1]
-        subject = iri(self.settings.base_iri, node.id)
-        return serialize(describe(self.rdf_graph(), subject, voc.subject), fmt)
+        return serialize(describe_node(self.kg, node.id, self.settings.base_iri), fmt)
 
     def vocab(self, fmt: str = "ttl") -> str:
         """The vocabulary (classes, properties, pt/en labels, comments, domain/range): ttl or jsonld."""

@@ -12,10 +12,12 @@ from pathlib import Path
 
 import pytest
 import yaml
+from rdflib import Graph
 
 from ingest.build import BuildReport, build_kb
 from kb.config import Settings
 from kb.graph import KnowledgeGraph
+from kb.linked_data.rdf import to_rdf
 from kb.service import RulingsService
 from kb.store import Artifact, load_artifact
 
@@ -92,8 +94,15 @@ def kg(built: Built) -> KnowledgeGraph:
 
 
 @pytest.fixture(scope="session")
+def rdf_graph(built: Built) -> Graph:
+    """The session build's whole graph as rdflib RDF (kb.linked_data.rdf.to_rdf), built once: what
+    the SPARQL store holds and every node description is a part of."""
+    return to_rdf(built.kg, Settings().base_iri)
+
+
+@pytest.fixture(scope="session")
 def service(built: Built) -> RulingsService:
-    """One service over the session build (its RDF export is cached, so build it once)."""
+    """One service over the session build."""
     return RulingsService(built.artifact, Settings(data_dir=built.data_dir, corpus_dir=CORPUS))
 
 

@@ -91,7 +91,11 @@ def test_exports(lite_service: RulingsService) -> None:
     client = TestClient(create_app(lite_service))
     ttl = client.get("/export.ttl")
     assert ttl.status_code == 200 and ttl.headers["content-type"].startswith("text/turtle")
-    assert client.get("/export.jsonld").status_code == 200
+    assert ttl.content == lite_service.export("ttl").read_bytes()
+    jsonld = client.get("/export.jsonld")
+    assert jsonld.status_code == 200 and jsonld.headers["content-type"] == "application/ld+json"
+    assert jsonld.content == lite_service.export("jsonld").read_bytes()
+    assert ttl.headers["etag"] != jsonld.headers["etag"], "one ETag, the cache's, per route"
 
 
 def test_openapi_docs(client: TestClient) -> None:

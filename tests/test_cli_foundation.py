@@ -92,7 +92,7 @@ def test_export_turtle_to_a_file(
     assert result.stdout == ""
     assert f"wrote {target}" in result.stderr
     # The same bytes as the service's export (which test_rdf parses and compares with rdflib).
-    assert target.read_text("utf-8") == service.export("ttl")
+    assert target.read_bytes() == service.export("ttl").read_bytes()
     assert not list(tmp_path.glob("*.tmp"))
 
 

@@ -102,7 +102,7 @@ def test_id_defaults_to_json(client: TestClient, service: RulingsService, accept
     assert r.headers["vary"] == "Accept"
 
 
-def test_id_as_jsonld_describes_the_node(client: TestClient, service: RulingsService) -> None:
+def test_id_as_jsonld_describes_the_node(client: TestClient, rdf_graph: Graph) -> None:
     r = client.get("/id/card/jinzo", headers={"accept": "application/ld+json"})
     assert r.status_code == 200 and r.headers["content-type"].startswith("application/ld+json")
     g = Graph().parse(data=r.text, format="json-ld")
@@ -113,8 +113,88 @@ def test_id_as_jsonld_describes_the_node(client: TestClient, service: RulingsSer
     for obj in g.objects(jinzo, None):
         if isinstance(obj, URIRef) and obj.startswith(str(RES)):
             assert any(True for _ in g.objects(obj, SKOS.prefLabel)), obj
-    full = service.rdf_graph()
-    assert all(t in full for t in g), "a description only holds triples of the graph"
+    assert all(t in rdf_graph for t in g), "a description only holds triples of the graph"
+
+
+def described_in(graph: Graph, subject: URIRef) -> Graph:
+    """The reference description, picked out of the whole graph: the subject's own triples, the
+    labels of what they point to, and the `ygo:Fact`s whose ygo:subject it is, with their triples
+    (what /id/… served before it was built from the node's own records)."""
+    out = Graph()
+    for prefix, ns in graph.namespaces():
+        out.bind(prefix, ns, override=True, replace=True)
+    for s, p, o in graph.triples((subject, None, None)):
+        out.add((s, p, o))
+        if isinstance(o, URIRef):
+            for label in graph.objects(o, SKOS.prefLabel):
+                out.add((o, SKOS.prefLabel, label))
+    for fact in graph.subjects(VOC.subject, subject):
+        for triple in graph.triples((fact, None, None)):
+            out.add(triple)
+    return out
+
+
+# One node of every kind, on the real corpus: a rule with many facts, its step, a section, a
+# passage and an example, the documents' cards (curated) and the card table's, the card of the
+# table with the most facts, a concept, a document, a format, a claim.
+DESCRIBED = [
+    "edison/rule-08",
+    "edison/rule-08/substep-02",
+    "card/jinzo",
+    "card/solemn-judgment",
+    "card/enneacraft-atil-spia",
+    "card/a-journey-back-to-the-light-zenet",
+    "concept/chain",
+    "concept/spell-speed-2",
+    "edison",
+    "format/tag",
+    "claim/edison/banlist-march-2010-tcg",
+]
+
+
+@pytest.mark.parametrize("node_id", DESCRIBED)
+def test_a_description_is_the_whole_graphs_part(
+    service: RulingsService, rdf_graph: Graph, node_id: str
+) -> None:
+    """/id/…?as=ttl|jsonld, built from the node alone, is isomorphic to the description picked
+    out of the whole graph, and the Turtle is the same text."""
+    expected = described_in(rdf_graph, RES[node_id])
+    assert len(expected) > 3
+    ttl = service.node_rdf(node_id, "ttl")
+    assert ttl == expected.serialize(format="turtle")
+    assert isomorphic(Graph().parse(data=ttl, format="turtle"), expected)
+    jsonld = Graph().parse(data=service.node_rdf(node_id, "jsonld"), format="json-ld")
+    assert isomorphic(jsonld, expected)
+
+
+def test_every_kind_of_node_is_described(service: RulingsService, rdf_graph: Graph) -> None:
+    """Beside the named nodes: a section, passage, example and step of every document, each
+    described as the whole graph's part, and the fact-bearing card states its facts."""
+    kg = service.kg
+    picked = [
+        next(n for n in kg.of_type(kind) if n.span and n.span.document == doc)
+        for kind in ("Section", "Passage", "Example", "Step")
+        for doc in ("edison", "rulings", "tag")
+        if any(n.span and n.span.document == doc for n in kg.of_type(kind))
+    ]
+    assert {n.type for n in picked} == {"Section", "Passage", "Example", "Step"}
+    for node in picked:
+        described = service.node_rdf(node.id, "ttl")
+        assert described == described_in(rdf_graph, RES[node.id]).serialize(format="turtle")
+    card = Graph().parse(data=service.node_rdf("card/enneacraft-atil-spia", "ttl"))
+    assert len(set(card.subjects(VOC.subject, RES["card/enneacraft-atil-spia"]))) >= 10
+
+
+def test_a_description_never_builds_the_whole_graph(
+    service: RulingsService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def whole_graph(*args: object) -> None:
+        raise AssertionError("a node's description built the whole graph")
+
+    monkeypatch.setattr("kb.linked_data.rdf.to_rdf", whole_graph)
+    monkeypatch.setattr("kb.service.to_rdf", whole_graph)
+    for node_id in DESCRIBED:
+        assert service.node_rdf(node_id, "jsonld").startswith("[")
 
 
 def test_id_turtle_and_jsonld_agree(client: TestClient) -> None:
@@ -534,8 +614,8 @@ def test_vocab_refuses_what_it_cannot_write(client: TestClient) -> None:
     error(client.get("/vocab", headers={"accept": "application/json"}), 406)
 
 
-def test_every_class_and_property_used_is_documented(service: RulingsService) -> None:
-    graph, vocab = service.rdf_graph(), vocabulary(BASE)
+def test_every_class_and_property_used_is_documented(rdf_graph: Graph) -> None:
+    graph, vocab = rdf_graph, vocabulary(BASE)
     documented = set(vocab.subjects(RDF.type, None))
     used = {p for p in graph.predicates() if p.startswith(str(VOC))}
     used |= {o for o in graph.objects(None, RDF.type) if o.startswith(str(VOC))}
@@ -548,9 +628,9 @@ def test_both_dumps_parse_to_the_same_graph(lite_service: RulingsService) -> Non
     client = TestClient(create_app(service))
     ttl = Graph().parse(data=client.get("/export.ttl").text, format="turtle")
     jsonld = Graph().parse(data=client.get("/export.jsonld").text, format="json-ld")
-    assert len(ttl) == len(service.rdf_graph()) > 10_000
+    assert len(ttl) == len(service.whole_graph()) > 10_000
     assert isomorphic(ttl, jsonld)
-    assert isomorphic(ttl, service.rdf_graph())
+    assert isomorphic(ttl, service.whole_graph())
 
 
 def test_openapi_lists_the_linked_data_routes(client: TestClient) -> None:

@@ -19,6 +19,7 @@ import pyoxigraph as ox
 import pytest
 from fastapi.testclient import TestClient
 from rdflib import RDF, Graph, Literal
+from rdflib.compare import isomorphic
 from rdflib.namespace import SKOS
 from tests_support import REPO  # type: ignore[import-not-found]
 
@@ -26,6 +27,7 @@ from api.app import create_app
 from api.routes import linked_data
 from kb.adapters.oxigraph_store import (
     META,
+    dump_file,
     ensure_store,
     execute,
     open_store,
@@ -45,6 +47,7 @@ from kb.linked_data.sparql import (
     engine_syntax_error,
 )
 from kb.service import RulingsService
+from kb.store import load_artifact
 
 if TYPE_CHECKING:
     from conftest import Built
@@ -165,6 +168,62 @@ def test_an_unwritable_build_gets_a_temporary_store(
     assert len(open_store(path)) == 6
 
 
+# --- the whole-graph dumps ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("fmt", "syntax"), [("ttl", "turtle"), ("jsonld", "json-ld")])
+def test_the_dump_is_written_once_beside_the_store(tiny_store: Path, fmt: str, syntax: str) -> None:
+    store = store_dir(tiny_store, BASE) / "store"
+    path = dump_file(store, fmt, PREFIXES)
+    assert path.parent == store.parent and path.name == f"export.{fmt}"
+    assert isomorphic(Graph().parse(path, format=syntax), tiny_graph())
+    written = path.stat().st_mtime_ns
+    assert dump_file(store, fmt, PREFIXES) == path and path.stat().st_mtime_ns == written
+    assert not [p for p in store.parent.iterdir() if p.name.startswith(".")], "no temporary left"
+    assert store_problem(store.parent, BASE) is None, "the store stays sound beside its dump"
+
+
+def test_the_turtle_dump_uses_the_declared_prefixes(tiny_store: Path) -> None:
+    text = dump_file(store_dir(tiny_store, BASE) / "store", "ttl", PREFIXES).read_text("utf-8")
+    assert f"@prefix ygo: <{VOC}> ." in text and "ygo:Card" in text
+
+
+def test_a_store_directory_that_cannot_be_written_gets_a_temporary_dump(
+    tiny_store: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = store_dir(tiny_store, BASE) / "store"
+    real_mkstemp = tempfile.mkstemp
+
+    def store_dir_read_only(prefix: str = "", dir: Path | None = None) -> tuple[int, str]:
+        if dir is not None and Path(dir) == store.parent:
+            raise PermissionError("read-only file system")
+        return real_mkstemp(prefix=prefix, dir=dir)
+
+    monkeypatch.setattr("kb.adapters.oxigraph_store.tempfile.mkstemp", store_dir_read_only)
+    with caplog.at_level(logging.WARNING):
+        path = dump_file(store, "ttl", PREFIXES)
+    assert "temporary copy" in caplog.text and path.parent != store.parent
+    assert not (store.parent / "export.ttl").exists()
+    assert isomorphic(Graph().parse(path, format="turtle"), tiny_graph())
+
+
+def test_the_export_is_the_stores_dump_without_the_whole_graph(
+    lite_built: Built, lite_corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = tmp_path / "data"
+    shutil.copytree(lite_built.data_dir, data, symlinks=True)
+    service = RulingsService(load_artifact(data), Settings(data_dir=data, corpus_dir=lite_corpus))
+
+    def whole_graph(*args: object) -> None:
+        raise AssertionError("the export built the whole graph")
+
+    monkeypatch.setattr("kb.service.to_rdf", whole_graph)
+    path = service.export("ttl")
+    assert path == store_dir(service.artifact.path, BASE) / "export.ttl"
+    path.unlink()  # as when another process rebuilt the store: its dumps went with it
+    assert service.export("ttl") == path and path.is_file()
+
+
 # --- answering -------------------------------------------------------------------------------
 
 
@@ -196,13 +255,11 @@ def test_a_syntax_error_only_oxigraph_finds_is_located() -> None:
 # --- with the real knowledge base ------------------------------------------------------------
 
 
-def test_the_build_writes_the_store_with_every_triple(
-    built: Built, service: RulingsService
-) -> None:
+def test_the_build_writes_the_store_with_every_triple(built: Built, rdf_graph: Graph) -> None:
     target = store_dir(built.artifact.path, BASE)
     assert store_problem(target, BASE) is None
     summary = built.artifact.manifest["sparql_store"]
-    graph = service.rdf_graph()
+    graph = rdf_graph
     assert summary["triples"] == len(graph) > 10_000
     stored = {q.triple for q in open_store(target / "store")}
     exported = {t.triple for t in ox.parse(graph.serialize(format="nt"), ox.RdfFormat.N_TRIPLES)}
@@ -269,8 +326,6 @@ def test_the_app_serves_while_the_workers_warm(
 def test_a_missing_store_in_an_existing_build_is_rebuilt_at_start(
     data_copy: Path, built: Built, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from kb.store import load_artifact
-
     artifact = load_artifact(data_copy)
     shutil.rmtree(store_dir(artifact.path, BASE))
     service = RulingsService(artifact, Settings(data_dir=data_copy, corpus_dir=REPO / "corpus"))

@@ -59,7 +59,7 @@ TWINS: dict[str, Twin | str] = {
     "deck_validate": Twin("deck check", ("POST /deck/validate",)),
     "resolve": "an internal lookup returning a Node; show, node_rdf and render expose it",
     "reasoner_status": "a part of stats (and of /health), not a query of its own",
-    "rdf_graph": "returns the in-memory rdflib Graph that export, sparql and node_rdf serialize",
+    "whole_graph": "builds the rdflib Graph a missing or damaged SPARQL store is rewritten from",
     "close": "lifecycle: stops the SPARQL worker processes when the service is dropped",
     "question_bank": "the quiz's cached question bank, served by quiz and quiz_check",
     "sparql_endpoint": "the SPARQL backend, opened once, that sparql queries",
@@ -67,8 +67,8 @@ TWINS: dict[str, Twin | str] = {
 }
 # Not run both ways below, and why.
 COVERED_ELSEWHERE = {
-    "export": "a whole-graph file download (~4 MB, seconds to serialize): tests/test_api.py and "
-    "tests/test_cli_foundation.py check that both write service.export verbatim",
+    "export": "a whole-graph file download (the store's dump, written once per build): "
+    "tests/test_api.py and tests/test_cli_foundation.py check that both serve service.export's file",
     "sparql": "its endpoint runs worker processes: tests/test_linked_data.py checks the CLI prints "
     "service.sparql's body and the route serves it",
 }

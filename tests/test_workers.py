@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
+import socket
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -11,6 +13,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+import uvicorn
 from tests_support import running_server  # type: ignore[import-not-found]
 
 from api.workers import (
@@ -18,6 +21,7 @@ from api.workers import (
     check_serving,
     decode_settings,
     encode_settings,
+    tcp_listener,
     worker_count,
 )
 from kb.config import Settings
@@ -81,6 +85,41 @@ def _serve_process(data: Path) -> int:
         if entry.name.isdigit() and f"serve --data {data} " in _cmdline(int(entry.name)):
             return int(entry.name)
     raise AssertionError("no serve process")
+
+
+async def accepted_nodelay(listener: socket.socket) -> int:
+    """TCP_NODELAY of a connection asyncio accepts on `listener` (as a worker serves it)."""
+    seen: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+    async def on_connect(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        accepted = writer.get_extra_info("socket")
+        seen.set_result(accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+        writer.close()
+
+    server = await asyncio.start_server(on_connect, sock=listener)
+    _, client = await asyncio.open_connection(*listener.getsockname()[:2])
+    try:
+        return await asyncio.wait_for(seen, 10)
+    finally:
+        client.close()
+        server.close()
+        await server.wait_closed()
+
+
+def test_the_workers_connections_turn_nagle_off() -> None:
+    """The socket the workers share (bound by uvicorn, marked TCP) gives connections with
+    TCP_NODELAY: without it every keep-alive request past the first waits for a delayed ACK."""
+    config = uvicorn.Config("api.workers:worker_app", host="127.0.0.1", port=0)
+    listener = tcp_listener(config.bind_socket())
+    assert listener.proto == socket.IPPROTO_TCP and listener.getsockname()[1] > 0
+    assert asyncio.run(accepted_nodelay(listener)) != 0
+
+
+def test_a_unix_socket_is_left_as_it_is(tmp_path: Path) -> None:
+    config = uvicorn.Config("api.workers:worker_app", uds=str(tmp_path / "api.sock"))
+    listener = config.bind_socket()
+    assert tcp_listener(listener) is listener
+    listener.close()
 
 
 @pytest.mark.e2e

@@ -3,6 +3,7 @@
 Inside a build directory (see kb.store), for the default base IRI:
   sparql/store/      an Oxigraph (RocksDB) store holding the RDF export's triples
   sparql/meta.json   what it holds: triple count, base IRI, pyoxigraph version, file checksums
+  sparql/export.ttl, sparql/export.jsonld   the store dumped for download, on first use
 A server configured with another YGO_BASE_IRI keeps its own `sparql-<hash>/` beside it.
 
 `write_store` fills a store from the rdflib export (kb.linked_data.rdf.to_rdf, loaded as
@@ -46,6 +47,11 @@ STORE_DIR = "sparql"
 STORE_FORMAT = 1
 META = "meta.json"
 TRIPLES_FILE = "triples.nt"  # the N-Triples the store is loaded from (removed once loaded)
+# The whole-graph downloads (`ygo-rulings export`, /export.*): file name and format by name.
+DUMPS = {
+    "ttl": ("export.ttl", ox.RdfFormat.TURTLE),
+    "jsonld": ("export.jsonld", ox.RdfFormat.JSON_LD),
+}
 
 
 def store_dir(build_dir: Path, base_iri: str) -> Path:
@@ -155,6 +161,40 @@ def _replace(target: Path, base_iri: str, graph: Callable[[], Graph]) -> Path:
                 raise
     finally:
         shutil.rmtree(fresh, ignore_errors=True)
+    return target
+
+
+def dump_file(store_path: Path, fmt: str, prefixes: Mapping[str, str]) -> Path:
+    """The store's triples as one Turtle ('ttl') or JSON-LD ('jsonld') file beside the store.
+
+    Oxigraph writes it on first use (seconds, streamed to disk, the GIL released, nothing kept
+    in memory), to a temporary name then renamed, so the workers and later starts share one
+    file; a store directory that cannot be written gets a temporary copy removed at exit."""
+    name, rdf_format = DUMPS[fmt]
+    target = store_path.parent / name
+    if target.is_file():
+        return target
+    try:
+        return _write_dump(store_path, target, rdf_format, prefixes)
+    except OSError as exc:
+        scratch = Path(tempfile.mkdtemp(prefix="ygo-export-"))
+        atexit.register(shutil.rmtree, scratch, ignore_errors=True)
+        log.warning("cannot write %s beside the store (%s); using a temporary copy", name, exc)
+        return _write_dump(store_path, scratch / name, rdf_format, prefixes)
+
+
+def _write_dump(
+    store_path: Path, target: Path, rdf_format: ox.RdfFormat, prefixes: Mapping[str, str]
+) -> Path:
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}-tmp-", dir=target.parent)
+    os.close(fd)
+    try:
+        store = open_store(store_path)
+        store.dump(tmp, rdf_format, from_graph=ox.DefaultGraph(), prefixes=dict(prefixes))
+        os.replace(tmp, target)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
     return target
 
 

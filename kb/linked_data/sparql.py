@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Protocol
 
 from pyparsing import ParseBaseException, ParseResults
-from rdflib import Graph, URIRef
+from rdflib import URIRef
 from rdflib.namespace import DCTERMS, OWL, PROV, RDF, RDFS, SKOS, XSD
 from rdflib.plugins.sparql.algebra import translateQuery
 from rdflib.plugins.sparql.parser import parseQuery, parseUpdate
@@ -281,26 +281,3 @@ def engine_syntax_error(exc: SyntaxError, text: str) -> SparqlError:
     lines = text.split("\n")
     text_line = lines[line - 1] if 0 < line <= len(lines) else ""
     return MalformedQuery(found[3].strip() or "syntax error", line, max(column, 1), text_line)
-
-
-# --- a node's description --------------------------------------------------------------------
-
-
-def describe(graph: Graph, subject: URIRef, fact_subject: URIRef) -> Graph:
-    """The subject's own triples, the labels of what they point to, and the facts it states.
-
-    A fact resource (`ygo:Fact`) belongs to the description when its `fact_subject` property
-    (ygo:subject) is the node; its own triples come along.
-    """
-    out = Graph()
-    for prefix, ns in graph.namespaces():
-        out.bind(prefix, ns, override=True, replace=True)
-    for s, p, o in graph.triples((subject, None, None)):
-        out.add((s, p, o))
-        if isinstance(o, URIRef):
-            for label in graph.objects(o, SKOS.prefLabel):
-                out.add((o, SKOS.prefLabel, label))
-    for fact in graph.subjects(fact_subject, subject):
-        for triple in graph.triples((fact, None, None)):
-            out.add(triple)
-    return out
