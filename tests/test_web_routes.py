@@ -59,7 +59,7 @@ def test_static_files_load(client: TestClient, path: str, media: str) -> None:
 def test_unknown_static_file_is_a_404_envelope(client: TestClient) -> None:
     r = client.get("/static/nope.js")
     assert r.status_code == 404
-    assert r.json() == {"ok": False, "error": "Not Found", "status": 404}
+    assert r.json() == {"ok": False, "error": "Not Found", "status": 404, "code": "route_not_found"}
 
 
 def test_document_page_is_the_same_html(client: TestClient) -> None:
