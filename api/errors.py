@@ -1,10 +1,16 @@
-"""One JSON error envelope for every HTTP error: {"ok": false, "error": "...", "status": n}."""
+"""One JSON error envelope for every HTTP error: {"ok": false, "error": "...", "status": n,
+"code": "...", "field": ..., "params": {...}}.
+
+`error` is the English message; `code` (a key of kb.errors.ERROR_CODES), `field` (the offending
+parameter) and `params` (the values the message names) say the same for a client that words it
+in its own language (the web page does, in Portuguese or English).
+"""
 
 from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -27,6 +33,7 @@ __all__ = [
     "document_validation_errors",
     "edge_responses",
     "envelope",
+    "error_envelope",
     "error_responses",
     "install_error_handlers",
     "without_local_paths",
@@ -127,20 +134,95 @@ def without_local_paths(message: str, roots: Iterable[Path] = ()) -> str:
     return ABSOLUTE_PATH.sub(local, message)
 
 
-def envelope(status: int, message: str, **extra: Any) -> JSONResponse:
-    return JSONResponse(
-        {"ok": False, "error": message, "status": status, **extra}, status_code=status
-    )
+# The code of an envelope whose cause names none: by its status.
+STATUS_CODES: dict[int, str] = {
+    400: "bad_request",
+    404: "route_not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    413: "body_too_large",
+    415: "unsupported_media_type",
+    422: "invalid",
+    429: "rate_limited",
+    500: "internal",
+    503: "busy",
+    504: "timeout",
+}
+
+
+def envelope(
+    status: int,
+    message: str,
+    *,
+    code: str | None = None,
+    field: str | None = None,
+    params: Mapping[str, str | int] | None = None,
+    **extra: Any,
+) -> JSONResponse:
+    """The envelope of one error; `code` defaults to the status's (STATUS_CODES)."""
+    body: dict[str, Any] = {
+        "ok": False,
+        "error": message,
+        "status": status,
+        "code": code or STATUS_CODES.get(status, "error"),
+    }
+    if field is not None:
+        body["field"] = field
+    if params:
+        body["params"] = dict(params)
+    return JSONResponse({**body, **extra}, status_code=status)
+
+
+def error_envelope(status: int, exc: KBError, **extra: Any) -> JSONResponse:
+    """The envelope of a core error: its message, code, field and params."""
+    return envelope(status, str(exc), code=exc.code, field=exc.field, params=exc.params, **extra)
+
+
+def _field_of(error: Mapping[str, Any]) -> str:
+    loc = [str(x) for x in error.get("loc", ())]
+    if loc and loc[0] in ("query", "body", "path", "header", "cookie"):
+        loc = loc[1:]  # where it came from; the rest names the field (even one called query)
+    return ".".join(loc)
 
 
 def _validation_message(exc: RequestValidationError) -> str:
-    parts = []
-    for e in exc.errors():
-        loc = [str(x) for x in e.get("loc", ())]
-        if loc and loc[0] in ("query", "body", "path", "header", "cookie"):
-            loc = loc[1:]  # where it came from; the rest names the field (even one called query)
-        parts.append(f"{'.'.join(loc) or 'request'}: {e.get('msg', 'invalid')}")
+    parts = [f"{_field_of(e) or 'request'}: {e.get('msg', 'invalid')}" for e in exc.errors()]
     return "; ".join(parts) or "invalid request"
+
+
+# pydantic's error types (and the edge's string check) → envelope codes; others are `invalid`.
+VALIDATION_CODES = {
+    "missing": "missing",
+    "json_invalid": "bad_json",
+    "string_unsafe": "unsafe_string",
+    "string_too_long": "too_long",
+}
+
+
+def validation_code(error: Mapping[str, Any]) -> tuple[str, dict[str, str | int]]:
+    """The code and params of one validation error (the first of a request's is reported)."""
+    kind = str(error.get("type", ""))
+    ctx = error.get("ctx") or {}
+    if kind in VALIDATION_CODES:
+        code = VALIDATION_CODES[kind]
+    elif kind.endswith(("_type", "_parsing")):
+        code = "bad_type"
+    else:
+        code = "invalid"
+    params: dict[str, str | int] = {}
+    if code == "too_long" and isinstance(ctx.get("max_length"), int):
+        params["limit"] = ctx["max_length"]
+    if code == "unsafe_string" and isinstance(ctx.get("position"), int):
+        params["position"] = ctx["position"]
+    return code, params
+
+
+def validation_envelope(exc: RequestValidationError) -> JSONResponse:
+    errors = exc.errors()
+    first = errors[0] if errors else {}
+    code, params = validation_code(first)
+    field = _field_of(first) if first else None
+    return envelope(422, _validation_message(exc), code=code, field=field or None, params=params)
 
 
 def document_validation_errors(app: FastAPI) -> None:
@@ -176,19 +258,19 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(InvalidQuery)
     async def _invalid(_: Request, exc: InvalidQuery) -> JSONResponse:
-        return envelope(422, str(exc))
+        return error_envelope(422, exc)
 
     @app.exception_handler(NotFound)
     async def _not_found(_: Request, exc: NotFound) -> JSONResponse:
-        return envelope(404, str(exc), suggestions=exc.suggestions)
+        return error_envelope(404, exc, suggestions=exc.suggestions)
 
     @app.exception_handler(KBError)
     async def _kb(_: Request, exc: KBError) -> JSONResponse:
-        return envelope(400, str(exc))
+        return error_envelope(400, exc)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
-        return envelope(422, _validation_message(exc))
+        return validation_envelope(exc)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:

@@ -67,7 +67,9 @@ def too_large(limit: int, declared: int | None) -> JSONResponse:
     """The 413 envelope naming the route's limit (and the declared size, when there was one)."""
     sent = f" (Content-Length: {declared})" if declared is not None else ""
     return envelope(
-        413, f"the request body is larger than this route's limit of {limit} bytes{sent}"
+        413,
+        f"the request body is larger than this route's limit of {limit} bytes{sent}",
+        params={"limit": limit},
     )
 
 
@@ -133,6 +135,7 @@ class TimeBudget:
             504,
             f"the request took longer than its budget of {self.seconds:g} s "
             "(request_timeout); try a narrower request",
+            params={"seconds": f"{self.seconds:g}"},
         )(scope, receive, send)
 
     def _forget(self, task: asyncio.Future[None]) -> None:

@@ -36,6 +36,12 @@ def string_problem(text: str) -> str | None:
     return f"contains {kind} (U+{code:04X}) at position {found.start()}"
 
 
+def unsafe_position(text: str) -> int:
+    """Where the first unsafe character of `text` is (-1: none)."""
+    found = UNSAFE.search(text)
+    return found.start() if found else -1
+
+
 def json_strings(
     value: Any, loc: tuple[str | int, ...] = ()
 ) -> Iterator[tuple[tuple[str | int, ...], str]]:
@@ -72,7 +78,13 @@ async def check_input_strings(request: Request) -> None:
             body = None  # FastAPI reports malformed JSON itself
         found.extend((("body", *loc), text) for loc, text in json_strings(body))
     errors = [
-        {"type": "string_unsafe", "loc": loc, "msg": problem, "input": None}
+        {
+            "type": "string_unsafe",
+            "loc": loc,
+            "msg": problem,
+            "input": None,
+            "ctx": {"position": unsafe_position(text)},
+        }
         for loc, text in found
         if (problem := string_problem(text)) is not None
     ]

@@ -29,7 +29,7 @@ from kb.card_search import CardIndex, CardSearchResult, type_choices
 from kb.carddb import CardRecord
 from kb.cards import card_records
 from kb.deck import DeckReport, check_decks
-from kb.errors import InvalidQuery, NotFound
+from kb.errors import InvalidQuery, NotFound, empty, out_of_range, too_long, unknown_value
 from kb.formats import Formats, FormatSpec
 from kb.graph import KnowledgeGraph
 
@@ -86,8 +86,9 @@ class CardService:
         else:
             found = self.formats.get(format)
             if found is None:
-                raise InvalidQuery(
+                raise unknown_value(
                     "format",
+                    format,
                     f"unknown format {format!r}; use one of {', '.join(self.formats.ids)}",
                 )
             if not has(found):
@@ -130,7 +131,7 @@ class CardService:
         """A card by id (`card/<slug>`), slug, password or exact name; NotFound suggests ids."""
         text = (key or "").strip()
         if not text:
-            raise InvalidQuery("id", "must not be empty")
+            raise empty("id")
         ix = self.index
         found = ix.by_id.get(text, ix.by_slug.get(text.removeprefix("card/")))
         if found is None and text.isdigit():
@@ -154,13 +155,11 @@ class CardService:
     ) -> CardSearchResult:
         """Cards by pt/en name or alias (typos, missing accents, prefixes), optionally filtered."""
         if q is None or not q.strip():
-            raise InvalidQuery("q", "must not be empty")
+            raise empty("q")
         if len(q) > self.max_query_chars:
-            raise InvalidQuery(
-                "q", f"is {len(q)} characters long; the limit is {self.max_query_chars}"
-            )
+            raise too_long("q", len(q), self.max_query_chars)
         if not 1 <= k <= self.max_k:
-            raise InvalidQuery("k", f"must be between 1 and {self.max_k}, got {k}")
+            raise out_of_range("k", 1, self.max_k, k)
         card_type, attr, fmt, pool = self.filters(type, attribute, format)
         hits = self.index.search(q, k, card_type, attr, pool)
         return CardSearchResult(query=q, type=card_type, attribute=attr, format=fmt, hits=hits)
@@ -173,21 +172,26 @@ class CardService:
         if type:
             card_type = type.strip().lower()
             if card_type not in type_choices():
-                raise InvalidQuery(
-                    "type", f"unknown card type {type!r}; use one of {', '.join(type_choices())}"
+                raise unknown_value(
+                    "type",
+                    type,
+                    f"unknown card type {type!r}; use one of {', '.join(type_choices())}",
                 )
         attr = None
         if attribute:
             attr = attribute.strip().upper()
             if attr not in self.index.attributes:
                 known = ", ".join(sorted(self.index.attributes)) or "none loaded"
-                raise InvalidQuery("attribute", f"unknown attribute {attribute!r}; use {known}")
+                raise unknown_value(
+                    "attribute", attribute, f"unknown attribute {attribute!r}; use {known}"
+                )
         pool = None
         fmt = None
         if format:
             if format not in self.formats:
-                raise InvalidQuery(
+                raise unknown_value(
                     "format",
+                    format,
                     f"unknown format {format!r}; use one of {', '.join(self.formats.ids)}",
                 )
             spec = self.formats.get(format)

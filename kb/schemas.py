@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
+from kb.errors import ERROR_CODES
 from kb.model import Authority, NodeType
 from kb.presentation.quiz import MAX_ANSWERS
 
@@ -534,11 +535,25 @@ class NodeBriefs(Closed):
 
 
 class ErrorEnvelope(Closed):
-    """Every HTTP error: `{"ok": false, "error": "...", "status": n}` and a few extras."""
+    """Every HTTP error: `{"ok": false, "error": "...", "status": n, "code": "..."}` and a few
+    extras. `error` is English; `code`, `field` and `params` let a client word it itself."""
 
     ok: Literal[False]
     error: str = Field(description="What was wrong, naming the offending parameter or value.")
     status: int = Field(ge=400, le=599, description="The HTTP status, repeated.")
+    code: str = Field(
+        description="A stable code for what was wrong: "
+        + "; ".join(f"`{code}`: {text}" for code, text in ERROR_CODES.items()),
+        json_schema_extra={"enum": list(ERROR_CODES)},
+    )
+    field: str | None = Field(
+        default=None, description="The offending parameter (`question`, `k`, `answers.0.id` …)."
+    )
+    params: dict[str, str | int] | None = Field(
+        default=None,
+        description="The values the message names, by the code (`limit`, `length`, `min`, "
+        "`max`, `value`, `what`, `key`, `line`, `column`, `seconds`, `position`).",
+    )
     suggestions: list[str] | None = Field(
         default=None, description="404 for an unknown id or document: the closest ones."
     )

@@ -17,7 +17,7 @@ from kb.answering.cache import AnswerCache, answer_key
 from kb.card_names import common_words
 from kb.card_service import CardService
 from kb.config import Settings
-from kb.errors import InvalidQuery, NotFound
+from kb.errors import InvalidQuery, NotFound, empty, out_of_range, too_long, unknown_value
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph, node_record
 from kb.link import Entry, Linker
@@ -228,7 +228,7 @@ class RulingsService:
     def sparql(self, query: str, accept: str | None = None) -> tuple[str, str]:
         """(body, media type) of a read-only SPARQL query, bounded in time and results."""
         if query is None or not query.strip():
-            raise InvalidQuery("query", "must not be empty")
+            raise empty("query")
         return self.sparql_endpoint().query(query, accept)
 
     def sparql_endpoint(self) -> SparqlBackend:
@@ -363,9 +363,9 @@ class RulingsService:
 def check_text(field: str, value: str | None, limit: int) -> str:
     """A non-empty text parameter of at most `limit` characters."""
     if value is None or not value.strip():
-        raise InvalidQuery(field, "must not be empty")
+        raise empty(field)
     if len(value) > limit:
-        raise InvalidQuery(field, f"is {len(value)} characters long; the limit is {limit}")
+        raise too_long(field, len(value), limit)
     return value
 
 
@@ -381,15 +381,15 @@ def check_format(value: str | None, formats: Formats) -> str | None:
     if value is None or value == "":
         return None
     if value not in formats:
-        raise InvalidQuery(
-            "format", f"unknown format {value!r}; use one of {', '.join(formats.ids)}"
+        raise unknown_value(
+            "format", value, f"unknown format {value!r}; use one of {', '.join(formats.ids)}"
         )
     return value
 
 
 def check_k(value: int, limit: int) -> int:
     if not 1 <= value <= limit:
-        raise InvalidQuery("k", f"must be between 1 and {limit}, got {value}")
+        raise out_of_range("k", 1, limit, value)
     return value
 
 

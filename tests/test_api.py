@@ -85,6 +85,81 @@ def test_bad_input_is_a_422_envelope(
     assert needle.lower() in body["error"].lower()
 
 
+@pytest.mark.parametrize(
+    ("method", "url", "kwargs", "expected"),
+    [
+        ("post", "/ask", {"json": {"question": " "}}, {"code": "empty", "field": "question"}),
+        (
+            "post",
+            "/ask",
+            {"json": {"question": "x" * 1001}},
+            {"code": "too_long", "field": "question", "params": {"length": 1001, "limit": 1000}},
+        ),
+        (
+            "get",
+            "/search",
+            {"params": {"q": "chain", "k": 0}},
+            {"code": "out_of_range", "field": "k", "params": {"min": 1, "max": 100, "value": 0}},
+        ),
+        (
+            "get",
+            "/search",
+            {"params": {"q": "chain", "format": "pauper"}},
+            {"code": "unknown_value", "field": "format", "params": {"value": "pauper"}},
+        ),
+        ("post", "/ask", {"json": {}}, {"code": "missing", "field": "question"}),
+        ("get", "/search", {"params": {"q": "a", "k": "many"}}, {"code": "bad_type", "field": "k"}),
+        (
+            "get",
+            "/search",
+            {"params": {"q": "a\x00"}},
+            {"code": "unsafe_string", "field": "q", "params": {"position": 1}},
+        ),
+        (
+            "post",
+            "/ask",
+            {"content": b"{not json", "headers": {"content-type": "application/json"}},
+            {"code": "bad_json"},
+        ),
+        (
+            "get",
+            "/id/edison/rule-55",
+            {},
+            {"code": "not_found", "params": {"what": "id", "key": "edison/rule-55"}},
+        ),
+        ("get", "/no-such-route", {}, {"code": "route_not_found"}),
+        ("delete", "/ask", {}, {"code": "method_not_allowed"}),
+        (
+            "get",
+            "/sparql",
+            {"params": {"query": "SELECT ?s WHERE { ?s ?p }"}},
+            {
+                "code": "malformed_query",
+                "params": {"line": 1, "column": 19},
+            },
+        ),
+        ("get", "/sparql", {"params": {"query": "DROP ALL"}}, {"code": "sparql_update"}),
+        (
+            "post",
+            "/sparql",
+            {"content": b"DROP ALL", "headers": {"content-type": "application/sparql-update"}},
+            {"code": "sparql_update"},
+        ),
+        ("get", "/sparql", {}, {"code": "empty", "field": "query"}),
+    ],
+)
+def test_the_envelope_says_what_went_wrong_as_a_code(
+    client: TestClient, method: str, url: str, kwargs: dict, expected: dict
+) -> None:
+    """`code`, `field` and `params` carry what the English `error` says (a client words it)."""
+    from kb.errors import ERROR_CODES
+
+    body = getattr(client, method)(url, **kwargs).json()
+    assert body["ok"] is False and body["error"]  # the English message stays
+    assert body["code"] in ERROR_CODES
+    assert {k: body.get(k) for k in expected} == expected
+
+
 def test_exports(lite_service: RulingsService) -> None:
     """The dumps through the app, on the KB without the card table (their cost with every card
     is a benchmark's, bench/cards_scale.py)."""

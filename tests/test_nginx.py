@@ -114,7 +114,12 @@ def test_a_10_mb_body_is_refused_in_the_envelope(proxied: str) -> None:
         proxied + "/ask", content=body, headers={"content-type": "application/json"}, timeout=30
     )
     assert r.status_code == 413
-    assert r.json() == {"ok": False, "error": r.json()["error"], "status": 413}
+    assert r.json() == {
+        "ok": False,
+        "error": r.json()["error"],
+        "status": 413,
+        "code": "body_too_large",
+    }
 
 
 def _held_for(base: str, head: bytes) -> tuple[float, bytes]:

@@ -99,9 +99,45 @@ def in_viewport(page: Any, selector: str) -> bool:
     )
 
 
+SPARQL_ASK = "ASK { ?c a ygo:Card }"
+SPARQL_MALFORMED = "SELECT ?s WHERE { ?s ?p }"
+SPARQL_CONSTRUCT = "CONSTRUCT { ?r ygo:appliesIn ?f } WHERE { ?r ygo:appliesIn ?f } LIMIT 5"
+
+
+def test_the_sparql_endpoint_from_the_browser(server: str, page: Any) -> None:
+    """The first query this server gets (this is the module's first test) is answered, not
+    stopped or refused as busy (the workers warm with the app's start); graphs carry the
+    declared prefixes, HEAD answers like GET, a malformed query is the protocol's 400.
+    No timing: the request's own timeout is the only bound."""
+    ask = page.request.get(
+        server + "/sparql?query=" + quote(SPARQL_ASK),
+        headers={"accept": "application/sparql-results+json"},
+    )
+    assert ask.status == 200, ask.text()
+    assert ask.json()["boolean"] is True
+    url = server + "/sparql?query=" + quote(SPARQL_CONSTRUCT)
+    graph = page.request.get(url, headers={"accept": "text/turtle"})
+    assert graph.status == 200 and graph.headers["content-type"].startswith("text/turtle")
+    assert "@prefix ygo: <" in graph.text() and " ygo:appliesIn " in graph.text()
+    assert not re.search(r"\bns\d+:", graph.text())  # no generated prefix names
+    head = page.request.head(url, headers={"accept": "text/turtle"})
+    assert head.status == 200 and head.body() == b""
+    assert head.headers["content-type"] == graph.headers["content-type"]
+    bad = page.request.get(server + "/sparql?query=" + quote(SPARQL_MALFORMED))
+    assert bad.status == 400
+    assert bad.json()["code"] == "malformed_query" and bad.json()["params"] == {
+        "line": 1,
+        "column": 19,
+    }
+    navigated = page.goto(server + "/sparql?query=" + quote(SPARQL_MALFORMED))
+    assert navigated.status == 400  # what a browser opening the endpoint's URL gets
+
+
+@pytest.mark.parametrize("width", [1280, 390])
 def test_ask_shows_the_verdict_and_the_citation_opens_in_its_document(
-    server: str, page: Any
+    server: str, page: Any, width: int
 ) -> None:
+    page.set_viewport_size({"width": width, "height": 900})
     page.goto(server + "/")
     page.evaluate("() => localStorage.removeItem('ygo-rulings.lang')")
     page.reload()
@@ -436,9 +472,12 @@ def test_related_passages_show_their_text_and_open_at_their_span(
     assert page.text_content("#hl") == text[span["start"] : span["end"]]
 
 
-def test_no_raw_codes_in_the_portuguese_answers_and_card_views(server: str, page: Any) -> None:
+@pytest.mark.parametrize("width", WIDTHS)
+def test_no_raw_codes_in_the_portuguese_answers_and_card_views(
+    server: str, page: Any, width: int
+) -> None:
     for question in (QUESTION, NULL_VERDICT, NO_RULE, "Armadilha Falsa é ativado?"):
-        ask(page, server, question, 1280)
+        ask(page, server, question, width)
         shown = page.inner_text("main")
         assert not RAW.search(shown), (question, RAW.search(shown))
         assert not re.search(r"\b(?:card|concept|format)/[a-z]", shown), question  # no bare ids
@@ -463,14 +502,20 @@ def test_no_raw_codes_in_the_portuguese_answers_and_card_views(server: str, page
     }, kinds
 
 
-def test_errors_are_page_states_in_the_page_language(server: str, page: Any) -> None:
+@pytest.mark.parametrize("width", WIDTHS)
+def test_errors_are_page_states_in_the_page_language(server: str, page: Any, width: int) -> None:
+    page.set_viewport_size({"width": width, "height": 900})
     too_long = "x" * 1001  # the API's 422 envelope
     message = httpx.post(server + "/ask", json={"question": too_long}).json()["error"]
     page.goto(server + "/?q=" + too_long)
     page.wait_for_selector("#ask-results .error")
     assert page.get_attribute("#ask-results .error", "data-status") == "422"
     assert "O servidor recusou o pedido (erro 422)" in page.text_content(".error-frame")
-    assert page.text_content(".error-detail") == message
+    assert page.text_content(".error-message") == (
+        "O campo «pergunta» tem 1001 caracteres; o limite é 1000."
+    )
+    assert message not in page.inner_text("main")  # the server's English stays out
+    no_horizontal_scroll(page, width, "error")
     page.route(re.compile(r".*/ask$"), lambda route: route.abort())
     page.goto(server + "/?q=" + quote(QUESTION))
     page.wait_for_selector("#ask-results .error")
@@ -568,7 +613,250 @@ def test_main_views_fit_a_390px_phone(server: str, page: Any) -> None:
         ("/?view=cards", ".card-hit"),
         ("/?view=node&id=card%2Fjinzo", "#node-body .props"),
         ("/?view=browse", ".outline li"),
+        ("/?view=quiz&seed=3", "#quiz-questions fieldset"),
+        ("/?view=sparql&query=" + quote(SPARQL_CONSTRUCT), ".sparql-text"),
+        ("/?view=sparql&query=" + quote(SPARQL_MALFORMED), ".sparql-caret"),
     ):
         page.goto(server + url)
         page.wait_for_selector(ready)
         no_horizontal_scroll(page, 390, url)
+
+
+# --- every error in the page language ------------------------------------------------------------
+LANG_KEY = "ygo-rulings.lang"
+# English words of the server's messages that must not reach the Portuguese page.
+ENGLISH = re.compile(
+    r"\b(?:unknown|must|characters long|the limit is|malformed|did you mean|use one of|"
+    r"Expected|got|not allowed|read-only)\b"
+)
+# (page, where its error shows, the API request it makes, the message in pt, the message in en)
+ERROR_CASES = {
+    "too-long question": (
+        "/?q=" + "x" * 1001,
+        "#ask-results",
+        ("post", "/ask", {"json": {"question": "x" * 1001}}),
+        "O campo «pergunta» tem 1001 caracteres; o limite é 1000.",
+        "The field “question” is 1001 characters long; the limit is 1000.",
+    ),
+    "unknown node": (
+        "/?view=node&id=edison%2Frule-55",
+        "#node-body",
+        ("get", "/id/edison/rule-55", {}),
+        "Nenhum nó da base tem o id «edison/rule-55».",
+        "No node of the knowledge base has the id “edison/rule-55”.",
+    ),
+    "unknown document": (
+        "/doc/no-such-doc",
+        "#doc-status",
+        ("get", "/documents/no-such-doc", {}),
+        "Nenhum documento tem o id «no-such-doc».",
+        "No document has the id “no-such-doc”.",
+    ),
+    "unknown card type": (
+        "/?view=cards&type=potion",
+        "#cards-results",
+        ("get", "/catalog/page", {"params": {"type": "potion"}}),
+        "«potion» não é um valor conhecido para o campo «tipo».",
+        "“potion” is not a known value for the field “type”.",
+    ),
+    "unknown quiz topic": (
+        "/?view=quiz&seed=1&topic=no-such-topic",
+        "#quiz-status",
+        ("get", "/quiz", {"params": {"n": 5, "seed": 1, "topic": "no-such-topic"}}),
+        "«no-such-topic» não é um valor conhecido para o campo «tema».",
+        "“no-such-topic” is not a known value for the field “topic”.",
+    ),
+    "malformed SPARQL": (
+        "/?view=sparql&query=" + quote(SPARQL_MALFORMED),
+        "#sparql-results",
+        ("get", "/sparql", {"params": {"query": SPARQL_MALFORMED}}),
+        "A consulta SPARQL está malformada na linha 1, coluna 19.",
+        "The SPARQL query is malformed at line 1, column 19.",
+    ),
+    "SPARQL update": (
+        "/?view=sparql&query=" + quote("DROP ALL"),
+        "#sparql-results",
+        ("get", "/sparql", {"params": {"query": "DROP ALL"}}),
+        "O endpoint SPARQL é somente leitura: SPARQL Update não é permitido.",
+        "The SPARQL endpoint is read-only: SPARQL Update is not allowed.",
+    ),
+}
+
+
+def open_in(page: Any, server: str, url: str, lang: str) -> None:
+    """`url` with the page language set to `lang` (pt or en), as the switch leaves it."""
+    page.goto(server + "/")
+    page.evaluate(f"() => localStorage.setItem({LANG_KEY!r}, {lang!r})")
+    page.goto(server + url)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("case", list(ERROR_CASES))
+def test_each_failed_request_is_worded_in_the_page_language(
+    server: str, page: Any, width: int, case: str
+) -> None:
+    url, where, (method, path, kwargs), in_pt, in_en = ERROR_CASES[case]
+    served = getattr(httpx, method)(server + path, **kwargs).json()
+    assert served["ok"] is False and served["code"]  # the envelope the page words
+    page.set_viewport_size({"width": width, "height": 900})
+    try:
+        for lang, expected in (("pt", in_pt), ("en", in_en)):
+            open_in(page, server, url, lang)
+            box = page.wait_for_selector(f"{where} .error")
+            assert box.get_attribute("data-code") == served["code"]
+            assert page.text_content(f"{where} .error-message") == expected
+            assert page.locator(f"{where} .error-detail").count() == 0  # nothing left to say
+            shown = page.inner_text("main")
+            assert served["error"].split("\n")[0] not in shown  # the server's sentence stays out
+            if lang == "pt":
+                assert not ENGLISH.search(shown), ENGLISH.search(shown)
+            no_horizontal_scroll(page, width, case)
+    finally:
+        page.evaluate(f"() => localStorage.removeItem({LANG_KEY!r})")
+
+
+def answer_with(body: dict) -> Any:
+    """A route handler answering `body` as a 422 (Playwright passes only the route)."""
+    return lambda route: route.fulfill(status=422, json=body)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_an_unknown_error_code_falls_back_to_a_framed_server_message(
+    server: str, page: Any, width: int
+) -> None:
+    """A code the page cannot word (a newer server, an older envelope without one): the frame in
+    the page language, the server's text under a label saying it is the server's, in English."""
+    page.set_viewport_size({"width": width, "height": 900})
+    envelopes = [
+        {"ok": False, "error": "a brand new refusal", "status": 422, "code": "brand_new"},
+        {"ok": False, "error": "an older envelope", "status": 422},
+    ]
+    for body in envelopes:
+        page.route(re.compile(r".*/ask$"), answer_with(body))
+        page.goto(server + "/?q=" + quote(QUESTION))
+        page.wait_for_selector("#ask-results .error")
+        assert "O servidor recusou o pedido (erro 422)." in page.text_content(".error-frame")
+        assert page.locator("#ask-results .error-message").count() == 0
+        assert page.text_content(".error-server summary") == "Mensagem do servidor (em inglês)"
+        assert page.get_attribute(".error-detail", "lang") == "en"
+        assert page.text_content(".error-detail") == body["error"]
+        page.unroute(re.compile(r".*/ask$"))
+
+
+# --- the quiz, played --------------------------------------------------------------------------
+QUIZ_TOPIC = "rulings-special-summon"  # its rules are list items under a heading: verb-first
+
+
+def flipped_question_with_a_heading(server: str) -> tuple[int, dict]:
+    """A seed whose quiz holds a flipped true/false statement that opens with its verb (its
+    subject is the heading, shown as the question's context), and that question."""
+    from kb.presentation.quiz_checks import lacks_subject
+
+    for seed in range(60):
+        quiz = httpx.get(
+            server + "/quiz", params={"n": 5, "seed": seed, "topic": QUIZ_TOPIC}
+        ).json()
+        for q in quiz["questions"]:
+            flipped = q["kind"] == "true-false" and q["answer"] == "false"
+            if flipped and q["context"] and lacks_subject(q["statement"]):
+                return seed, q
+    pytest.fail(f"no seed below 60 gives a flipped verb-first statement in {QUIZ_TOPIC}")
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_judge_plays_a_quiz(server: str, page: Any, width: int) -> None:
+    seed, flipped = flipped_question_with_a_heading(server)
+    quiz = httpx.get(server + "/quiz", params={"n": 5, "seed": seed, "topic": QUIZ_TOPIC}).json()
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(server + f"/?view=quiz&seed={seed}&topic={QUIZ_TOPIC}")
+    page.wait_for_selector("#quiz-form:not([hidden]) fieldset")
+    no_horizontal_scroll(page, width, "quiz questions")
+    # The flipped statement keeps its subject: the heading it belongs to is shown with it, and
+    # that heading names a term of the graph.
+    asked = page.locator(f"#quiz-questions fieldset[data-qid='{flipped['id']}']")
+    assert asked.locator(".quiz-statement").text_content() == flipped["statement"]
+    assert asked.locator(".quiz-context").text_content() == flipped["context"]
+    linked = httpx.get(server + "/link", params={"q": flipped["context"]}).json()["entities"]
+    assert any(e["type"] == "Concept" for e in linked), linked
+    for q in quiz["questions"]:  # each true/false statement is shown with its subject
+        shown = page.locator(f"#quiz-questions fieldset[data-qid='{q['id']}']")
+        if q["kind"] == "true-false":
+            assert shown.locator(".quiz-statement").text_content() == q["statement"]
+            assert (shown.locator(".quiz-context").count() == 1) == bool(q["context"])
+    for q in quiz["questions"]:  # the key for the flipped one, the first option elsewhere
+        choice = q["answer"] if q["id"] == flipped["id"] else q["options"][0]["key"]
+        page.check(f"#quiz-questions fieldset[data-qid='{q['id']}'] input[value='{choice}']")
+    page.click("#quiz-form button[type=submit]")
+    page.wait_for_selector(".score")
+    results = page.locator(".quiz-results > li")
+    assert results.count() == len(quiz["questions"])
+    index = [q["id"] for q in quiz["questions"]].index(flipped["id"])
+    result = results.nth(index)
+    assert "right" in result.get_attribute("class")
+    assert result.locator(".quiz-context").text_content() == flipped["context"]  # subject kept
+    assert result.locator(".explanation").text_content().strip()
+    source = result.locator(".quiz-source a.open-doc")
+    assert "/" not in source.text_content()  # a section and document named, not an id
+    no_horizontal_scroll(page, width, "quiz results")
+    source.click()
+    page.wait_for_url(re.compile(r"/doc/"))
+    page.wait_for_selector("#hl")
+    assert page.text_content("#hl") == flipped["citation"]["text"]
+    assert in_viewport(page, "#hl")
+
+
+# --- SPARQL: the page's SPARQL view (the endpoint itself: the first test above) ------------------
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_sparql_view_shows_results_and_errors_in_the_page_language(
+    server: str, page: Any, width: int
+) -> None:
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(server + "/?view=sparql")
+    example = page.input_value("#sparql-query")
+    page.click("#sparql-form button[type=submit]")
+    page.wait_for_selector(".sparql-table")
+    expected = httpx.get(server + "/sparql", params={"query": example}).json()
+    rows = expected["results"]["bindings"]
+    assert 0 < len(rows) == page.locator(".sparql-table tbody tr").count()
+    assert page.text_content(".sparql-count") == f"{len(rows)} linhas"
+    first = page.locator(".sparql-table tbody tr").first.locator("a").first
+    assert first.get_attribute("href").startswith("/?view=node&id=")
+    no_horizontal_scroll(page, width, "sparql table")
+    for query, ready, check in (
+        (
+            SPARQL_ASK,
+            ".sparql-boolean",
+            lambda: page.text_content(".sparql-boolean") == "Verdadeiro",
+        ),
+        (
+            SPARQL_CONSTRUCT,
+            ".sparql-text",
+            lambda: "@prefix ygo:" in page.text_content(".sparql-text"),
+        ),
+    ):
+        page.fill("#sparql-query", query)
+        page.click("#sparql-form button[type=submit]")
+        page.wait_for_selector(ready)
+        assert check(), query
+        no_horizontal_scroll(page, width, query)
+    assert not re.search(r"\bns\d+:", page.text_content(".sparql-text"))
+    page.fill("#sparql-query", "PREFIX x: <urn:x:>\n" + SPARQL_MALFORMED)
+    page.click("#sparql-form button[type=submit]")
+    page.wait_for_selector("#sparql-results .error")
+    assert page.text_content("#sparql-results .error-message") == (
+        "A consulta SPARQL está malformada na linha 2, coluna 19."
+    )
+    line, caret = page.text_content(".sparql-caret").split("\n")
+    assert line == SPARQL_MALFORMED and caret.index("^") == 18  # under the 19th character
+    no_horizontal_scroll(page, width, "sparql error")
+    try:
+        page.click("#lang-toggle")  # the same state, now in English
+        page.wait_for_selector("#sparql-results .error")
+        assert page.text_content("#sparql-results .error-message") == (
+            "The SPARQL query is malformed at line 2, column 19."
+        )
+        assert page.text_content("label[for=sparql-query]") == "Query"
+    finally:
+        page.evaluate(f"() => localStorage.removeItem({LANG_KEY!r})")

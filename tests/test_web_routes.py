@@ -45,7 +45,9 @@ def test_home_serves_the_page(client: TestClient) -> None:
         ("/static/answer.js", "javascript"),
         ("/static/cards.js", "javascript"),
         ("/static/docview.js", "javascript"),
+        ("/static/errors.js", "javascript"),
         ("/static/labels.js", "javascript"),
+        ("/static/sparql.js", "javascript"),
         ("/static/style.css", "text/css"),
         ("/static/index.html", "text/html"),
     ],
@@ -56,10 +58,25 @@ def test_static_files_load(client: TestClient, path: str, media: str) -> None:
     assert r.content == (STATIC / path.removeprefix("/static/")).read_bytes()
 
 
+def test_every_error_code_is_worded_in_both_page_languages() -> None:
+    """The page words each envelope code itself (api/static/errors.js ERROR_TEXT), pt and en,
+    with only the params the code's description names; no code is worded that the API lacks."""
+    from kb.errors import ERROR_CODES
+
+    source = (STATIC / "errors.js").read_text("utf-8")
+    table = source.split("const ERROR_TEXT = {", 1)[1].split("\n};", 1)[0]
+    pt, en = (re.findall(r'^ {4}"?([\w.]+)"?: "', part, re.M) for part in table.split("\n  en: {"))
+    assert set(pt) == set(en)
+    assert {key.split(".")[0] for key in pt} == set(ERROR_CODES)
+    placeholders = set(re.findall(r"\{(\w+)\}", table)) - {"field"}
+    described = set(re.findall(r"\b(\w+)\b", " ".join(ERROR_CODES.values())))
+    assert placeholders <= described, placeholders - described
+
+
 def test_unknown_static_file_is_a_404_envelope(client: TestClient) -> None:
     r = client.get("/static/nope.js")
     assert r.status_code == 404
-    assert r.json() == {"ok": False, "error": "Not Found", "status": 404}
+    assert r.json() == {"ok": False, "error": "Not Found", "status": 404, "code": "route_not_found"}
 
 
 def test_document_page_is_the_same_html(client: TestClient) -> None:
@@ -147,9 +164,11 @@ def test_script_never_inserts_markup() -> None:
         "cards.js",
         "core.js",
         "docview.js",
+        "errors.js",
         "i18n.js",
         "labels.js",
         "quiz.js",
+        "sparql.js",
     }
     for path in scripts:
         script = path.read_text("utf-8")

@@ -48,10 +48,13 @@ def running_server(
         **(extra_env or {}),
     }
     args = ["serve", "--data", str(data), "--host", "127.0.0.1", "--port", str(port)]
+    # The server's output goes to a file beside `data`: a pipe nobody reads fills up (64 KiB of
+    # access-log lines) and then blocks the server on its next log line.
+    output = data.with_name(data.name + "-server.log").open("w+b")
     proc = subprocess.Popen(
         [exe, *args, "--workers", str(workers)],
         env=env,
-        stdout=subprocess.PIPE,
+        stdout=output,
         stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
@@ -59,7 +62,8 @@ def running_server(
         deadline = time.monotonic() + start_timeout
         while True:
             if proc.poll() is not None:
-                raise RuntimeError(proc.stdout.read().decode() if proc.stdout else "server exited")
+                output.seek(0)
+                raise RuntimeError(output.read().decode(errors="replace") or "server exited")
             try:
                 if httpx.get(base + "/health", timeout=1).status_code == 200:
                     break
@@ -72,3 +76,4 @@ def running_server(
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+        output.close()

@@ -39,8 +39,8 @@ from rdflib.namespace import OWL
 from starlette.exceptions import HTTPException
 
 from api.contract import JSON_LD_BODY, TEXT, TEXT_BODY, fixed, mark
-from api.errors import ENVELOPE_REF, envelope, error_responses
-from kb.errors import InvalidQuery
+from api.errors import ENVELOPE_REF, error_envelope, error_responses
+from kb.errors import unknown_value
 from kb.linked_data.rdf import namespaces, vocabulary
 from kb.linked_data.sparql import (
     GRAPH_TYPES,
@@ -51,6 +51,7 @@ from kb.linked_data.sparql import (
     QueryRefused,
     QueryStopped,
     QueryTooLarge,
+    UpdateRefused,
     negotiate,
 )
 from kb.schemas import NodeView
@@ -148,7 +149,9 @@ def choose(as_: str | None, accept: str | None, offers: dict[str, str]) -> str:
     names = list(dict.fromkeys(offers.values()))
     if as_ is not None:
         if as_ not in names:
-            raise InvalidQuery("as", f"unknown representation {as_!r}; use {', '.join(names)}")
+            raise unknown_value(
+                "as", as_, f"unknown representation {as_!r}; use {', '.join(names)}"
+            )
         return as_
     media = negotiate(accept, list(offers))
     if media is None:
@@ -304,33 +307,33 @@ def install_error_handlers(app: FastAPI, retry_after: int = 1) -> None:
 
     @app.exception_handler(NotAcceptable)
     async def _not_acceptable(_: Request, exc: NotAcceptable) -> JSONResponse:
-        return envelope(406, str(exc), available=exc.offers)
+        return error_envelope(406, exc, available=exc.offers)
 
     @app.exception_handler(EndpointBusy)
     async def _busy(request: Request, exc: EndpointBusy) -> JSONResponse:
         count_stop(request, "busy")
-        response = envelope(503, str(exc))
+        response = error_envelope(503, exc)
         response.headers["Retry-After"] = "1"
         return response
 
     @app.exception_handler(QueryStopped)
     async def _stopped(request: Request, exc: QueryStopped) -> JSONResponse:
         count_stop(request, "timeout")
-        response = envelope(503, str(exc))
+        response = error_envelope(503, exc)
         response.headers["Retry-After"] = str(retry_after)
         return response
 
     @app.exception_handler(QueryTooLarge)
     async def _too_large(_: Request, exc: QueryTooLarge) -> JSONResponse:
-        return envelope(503, str(exc))
+        return error_envelope(503, exc)
 
     @app.exception_handler(QueryRefused)
     async def _refused(_: Request, exc: QueryRefused) -> JSONResponse:
-        return envelope(422, str(exc))
+        return error_envelope(422, exc)
 
     @app.exception_handler(MalformedQuery)
     async def _malformed(_: Request, exc: MalformedQuery) -> JSONResponse:
-        return envelope(400, str(exc), line=exc.line, column=exc.column)
+        return error_envelope(400, exc, line=exc.line, column=exc.column)
 
 
 def count_stop(request: Request, reason: str) -> None:
@@ -353,7 +356,7 @@ async def posted_query(request: Request) -> str | None:
     """The query of a POST: an application/sparql-query body or a form's `query` field."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind == "application/sparql-update":
-        raise HTTPException(400, "SPARQL Update is not allowed: the endpoint is read-only")
+        raise UpdateRefused("SPARQL Update is not allowed: the endpoint is read-only")
     if kind not in ("application/sparql-query", FORM):
         raise HTTPException(
             415,
@@ -367,7 +370,7 @@ async def posted_query(request: Request) -> str | None:
         return text
     form = parse_qs(text, keep_blank_values=True)
     if "update" in form:
-        raise HTTPException(400, "SPARQL Update is not allowed: the endpoint is read-only")
+        raise UpdateRefused("SPARQL Update is not allowed: the endpoint is read-only")
     refuse_dataset(form)
     return form.get("query", [None])[0]
 

@@ -37,7 +37,7 @@ from rapidfuzz import process
 from api.doc_layout import document_layout
 from api.errors import error_responses
 from kb.carddb import CardRecord
-from kb.errors import InvalidQuery, NotFound
+from kb.errors import InvalidQuery, NotFound, out_of_range, too_long, unknown_value
 from kb.graph import KnowledgeGraph
 from kb.ids import fold
 from kb.schemas import (
@@ -216,15 +216,13 @@ def catalog_page(
     `lang` (pt-BR or en; that order computed once per filter set when `orders` keeps it)."""
     cards = service.card_service
     if not 1 <= limit <= MAX_PAGE:
-        raise InvalidQuery("limit", f"must be between 1 and {MAX_PAGE}, got {limit}")
+        raise out_of_range("limit", 1, MAX_PAGE, limit)
     if offset < 0:
         raise InvalidQuery("offset", f"must be 0 or more, got {offset}")
     if q is not None and len(q) > cards.max_query_chars:
-        raise InvalidQuery(
-            "q", f"is {len(q)} characters long; the limit is {cards.max_query_chars}"
-        )
+        raise too_long("q", len(q), cards.max_query_chars)
     if lang not in ("pt", "en"):
-        raise InvalidQuery("lang", f"must be pt or en, got {lang!r}")
+        raise unknown_value("lang", lang, f"must be pt or en, got {lang!r}")
     card_type, attr, fmt, pool = cards.filters(type, attribute, format)
     index = cards.index
     query = q.strip() if q else ""

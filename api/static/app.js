@@ -1,6 +1,7 @@
 // ygo-rulings web page: plain ES modules, no build step, no network assets.
 // Every piece of data goes into the page through textContent and attributes, never parsed as markup.
-// Views: ask (default), /doc/{document}, ?view=node|browse|cards here; ?view=quiz in quiz.js.
+// Views: ask (default), /doc/{document}, ?view=node|browse|cards here; ?view=quiz in quiz.js,
+// ?view=sparql in sparql.js.
 import { answerCard, searchCard } from "./answer.js";
 import { renderCards, submitCards } from "./cards.js";
 import {
@@ -30,11 +31,12 @@ import { renderDocument } from "./docview.js";
 import { applyStaticText, EXAMPLES, lang, t, toggleLang } from "./i18n.js";
 import { cardRows, label } from "./labels.js";
 import { checkQuiz, renderQuiz, submitQuizSetup } from "./quiz.js";
+import { renderSparql, submitSparql } from "./sparql.js";
 
 // ---------------------------------------------------------------------------------------
-// Views. The URL says which: /doc/{doc} or /?view=browse|cards|quiz|node, else ask.
+// Views. The URL says which: /doc/{doc} or /?view=browse|cards|quiz|sparql|node, else ask.
 // ---------------------------------------------------------------------------------------
-const VIEWS = ["ask", "doc", "node", "browse", "cards", "quiz"];
+const VIEWS = ["ask", "doc", "node", "browse", "cards", "quiz", "sparql"];
 
 function currentView() {
   if (location.pathname.startsWith("/doc/")) return "doc";
@@ -59,6 +61,7 @@ function route() {
   if (view === "browse") return renderBrowse(params);
   if (view === "cards") return renderCards();
   if (view === "quiz") return renderQuiz(params);
+  if (view === "sparql") return renderSparql(params);
   return renderAsk(params);
 }
 
@@ -266,6 +269,7 @@ function start() {
   document.getElementById("ask-form").addEventListener("submit", submitAsk);
   document.getElementById("cards-form").addEventListener("submit", submitCards);
   document.getElementById("quiz-setup").addEventListener("submit", submitQuizSetup);
+  document.getElementById("sparql-form").addEventListener("submit", submitSparql);
   document.getElementById("quiz-form").addEventListener("submit", (event) => {
     event.preventDefault();
     checkQuiz();

@@ -1,4 +1,5 @@
 // DOM and HTTP helpers and the links every view builds (no markup is ever parsed from data).
+import { errorMessage } from "./errors.js";
 import { lang, t } from "./i18n.js";
 
 /** Build an element; children are nodes or strings (inserted as text, never as HTML). */
@@ -30,14 +31,16 @@ export function idPath(id) {
 }
 
 export class ApiError extends Error {
-  constructor(status, message, body) {
+  constructor(status, message, body, retryAfter) {
     super(message);
     this.status = status;
     this.body = body;
+    this.retryAfter = retryAfter || null; // seconds, from a 503's Retry-After
   }
   /** A 404 from the framework itself: the route does not exist (yet) on this server. */
   get routeMissing() {
-    return this.status === 404 && (!this.body || this.body.error === "Not Found");
+    if (this.status !== 404) return false;
+    return !this.body || this.body.code === "route_not_found" || (!this.body.code && this.body.error === "Not Found");
   }
 }
 
@@ -55,27 +58,36 @@ export function api(path, options) {
   return cache.get(key);
 }
 
-export async function fetchJson(path, options) {
+/** The response of a request that succeeded; an ApiError (with the error envelope) otherwise. */
+export async function request(path, options, accept) {
   let response;
   try {
     response = await fetch(path, {
       ...options,
-      headers: { accept: "application/json", ...(options && options.body ? { "content-type": "application/json" } : {}) },
+      headers: { accept: accept || "application/json", ...(options && options.body ? { "content-type": "application/json" } : {}) },
     });
   } catch (_) {
     throw new ApiError(0, t("error.network"), null);
   }
+  if (response.ok) return response;
   let body = null;
   try {
     body = await response.json();
   } catch (_) {
     body = null;
   }
-  if (!response.ok) {
-    const message = body && body.error ? body.error : response.status + " " + response.statusText;
-    throw new ApiError(response.status, message, body);
+  const message = body && body.error ? body.error : response.status + " " + response.statusText;
+  const retry = Number.parseInt(response.headers.get("retry-after") || "", 10);
+  throw new ApiError(response.status, message, body, Number.isFinite(retry) ? retry : null);
+}
+
+export async function fetchJson(path, options) {
+  const response = await request(path, options);
+  try {
+    return await response.json();
+  } catch (_) {
+    return null;
   }
-  return body;
 }
 
 export function postJson(path, data) {
@@ -98,23 +110,35 @@ export function truncate(text, max) {
   return (space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:.–-]+$/, "") + "…";
 }
 
-/** The framing of an error in the page language: network, not found, refused, server failure. */
+/** An error in the page language: its framing (network, not found, refused, server failure),
+ * the envelope's code worded here (`message`), and the server's English text (`detail`) only
+ * when the code is unknown or says less than the server's text. */
 export function errorFrame(err) {
   const status = err && typeof err.status === "number" ? err.status : 0;
-  if (status === 0) return { frame: t("error.network"), detail: null, status };
-  const detail = err.body && err.body.error ? String(err.body.error) : null;
-  if (status === 404) return { frame: t("error.notFound"), detail, status };
-  if (status >= 500) return { frame: t("error.server", { status }), detail, status };
-  return { frame: t("error.request", { status }), detail, status };
+  if (status === 0) return { frame: t("error.network"), message: null, detail: null, status };
+  const body = err.body || null;
+  const worded = errorMessage(body);
+  const serverText = body && body.error ? String(body.error) : null;
+  const detail = !worded || worded.partial ? serverText : null;
+  let frame = t("error.request", { status });
+  if (status === 404) frame = t("error.notFound");
+  else if (status >= 500) frame = t("error.server", { status });
+  const message = worded ? worded.text : null;
+  const later = err.retryAfter ? t("error.retryAfter", { seconds: err.retryAfter }) : null;
+  return { frame, message: [message, later].filter(Boolean).join(" ") || null, detail, status };
 }
 
-/** A page-level error state: what happened in the page language, the server's own message,
- * and a retry button when `retry` is given. */
+/** A page-level error state: what happened and why in the page language, and a retry button
+ * when `retry` is given; the server's English text only where the page cannot word it. */
 export function errorBox(err, retry) {
-  const { frame, detail, status } = errorFrame(err);
-  return h("div", { class: "notice error", role: "alert", "data-status": String(status) },
+  const { frame, message, detail, status } = errorFrame(err);
+  const code = err && err.body && err.body.code ? err.body.code : null;
+  return h("div", { class: "notice error", role: "alert", "data-status": String(status), "data-code": code },
     h("p", { class: "error-frame" }, h("strong", {}, t("error") + ": "), frame),
-    detail ? h("p", { class: "error-detail", lang: "en" }, detail) : null,
+    message ? h("p", { class: "error-message" }, message) : null,
+    detail ? h("details", { class: "error-server" },
+      h("summary", {}, t("error.serverText")),
+      h("p", { class: "error-detail", lang: "en" }, detail)) : null,
     retry ? h("button", { type: "button", class: "link-button", onclick: retry }, t("error.retry")) : null,
   );
 }

@@ -1,8 +1,10 @@
 // The judge quiz: GET /quiz (questions with answer keys), POST /quiz/check (graded, explained).
 import {
   api,
+  briefs,
   clear,
   docHref,
+  documentTitles,
   documentsIndex,
   errorBox,
   fetchJson,
@@ -12,6 +14,7 @@ import {
   knownDocuments,
   loadingBox,
   outlineLabel,
+  placeLabel,
   sourceHref,
 } from "./core.js";
 import { t } from "./i18n.js";
@@ -218,16 +221,21 @@ function citationHref(c, known) {
 async function scoreView() {
   const r = quiz.result;
   const known = await knownDocuments();
+  const sources = r.items.map((item) => (item.source ? item.source.id : null));
+  const [places, titles] = await Promise.all([briefs(sources), documentTitles()]);
+  const sourceName = (source) => placeLabel(places.get(source.id), titles) || source.id || "";
   const parts = [h("p", { class: "score", "data-score": String(r.score), "data-total": String(r.total) }, t("quiz.score", { score: r.score, total: r.total }))];
   if (r.local) parts.push(h("p", { class: "meta" }, t("quiz.localGrade")));
   const list = h("ol", { class: "quiz-results" });
   for (const item of r.items) {
     list.append(h("li", { class: item.correct ? "right" : "wrong" },
       h("p", {}, h("span", { class: "verdict " + (item.correct ? "verdict-yes" : "verdict-no") }, item.correct ? t("quiz.correct") : t("quiz.wrong")), " ", item.q.text),
+      item.q.context ? h("p", { class: "quiz-context", lang: "pt-BR" }, item.q.context) : null,
       item.q.statement ? h("blockquote", { class: "cite-text", lang: "pt-BR" }, item.q.statement) : null,
       h("p", { class: "meta" }, t("quiz.yours") + ": " + choiceLabel(item.q, item.given) + " · " + t("quiz.expected") + ": " + (item.expectedText || choiceLabel(item.q, item.expected))),
       item.explanation ? h("p", { class: "explanation" }, item.explanation) : null,
-      item.source ? h("p", { class: "meta" }, t("answer.source") + ": ", h("a", { href: citationHref(item.source, known) }, item.source.id || "")) : null,
+      item.source ? h("p", { class: "meta quiz-source" }, t("answer.source") + ": ",
+        h("a", { class: "open-doc", href: citationHref(item.source, known), "data-id": item.source.id || null }, sourceName(item.source))) : null,
     ));
   }
   parts.push(list);

@@ -46,6 +46,7 @@ from kb.linked_data.sparql import (
     QueryTooLarge,
     SparqlError,
     TooManyResults,
+    UpdateRefused,
 )
 
 log = logging.getLogger(__name__)
@@ -192,6 +193,8 @@ def _answer(
         return ("error", "too-large", (str(exc),))
     except QueryRefused as exc:
         return ("error", "refused", (str(exc),))
+    except UpdateRefused as exc:
+        return ("error", "update", (str(exc),))
     except SparqlError as exc:
         return ("error", "invalid", (str(exc),))
     except MemoryError:
@@ -206,6 +209,7 @@ REPLY_ERRORS: dict[str, type[KBError]] = {
     "too-many": TooManyResults,
     "too-large": QueryTooLarge,
     "refused": QueryRefused,
+    "update": UpdateRefused,
     "invalid": SparqlError,
     EXHAUSTED: QueryTooLarge,
 }

@@ -68,14 +68,25 @@ CONTEXT_CHARS = 60  # of the offending line shown either side of a syntax error
 class SparqlError(KBError):
     """A query the endpoint cannot take (an update, an unknown prefix…): HTTP 400."""
 
+    code = "invalid_query"
+
+
+class UpdateRefused(SparqlError):
+    """A SPARQL Update: the endpoint is read-only (HTTP 400)."""
+
+    code = "sparql_update"
+
 
 class MalformedQuery(SparqlError):
     """A query the SPARQL parser rejects; `line` and `column` locate the error (1-based)."""
+
+    code = "malformed_query"
 
     def __init__(self, reason: str, line: int, column: int, text_line: str) -> None:
         self.reason = reason
         self.line = line
         self.column = column
+        self.params = {"line": line, "column": column}
         self.text_line = text_line
         start = max(0, column - 1 - CONTEXT_CHARS)
         excerpt = text_line[start : column - 1 + CONTEXT_CHARS]
@@ -89,17 +100,24 @@ class QueryRefused(SparqlError):
     """A well-formed query this endpoint will not run (SERVICE, FROM, GRAPH…) or whose
     evaluation failed on its own terms (a type error…): HTTP 422."""
 
+    code = "query_refused"
+
 
 class QueryTooLarge(SparqlError):
     """A query past the endpoint's size bounds (rows or triples, memory): HTTP 503, no
     Retry-After, since only a narrower query (a LIMIT) gets an answer."""
 
+    code = "query_too_large"
+
 
 class TooManyResults(QueryTooLarge):
     """A result with more rows or triples than `sparql_max_results` (HTTP 503)."""
 
+    code = "too_many_results"
+
     def __init__(self, limit: int) -> None:
         self.limit = limit
+        self.params = {"limit": limit}
         super().__init__(
             f"the query has more than {limit} results (sparql_max_results); "
             "add a LIMIT or narrow the pattern"
@@ -109,9 +127,13 @@ class TooManyResults(QueryTooLarge):
 class QueryStopped(SparqlError):
     """A query that ran past the time bound and was stopped (HTTP 503, Retry-After)."""
 
+    code = "query_stopped"
+
 
 class NotAcceptable(KBError):
     """No media type the client accepts can carry this result (HTTP 406)."""
+
+    code = "not_acceptable"
 
     def __init__(self, accept: str, offers: Sequence[str]) -> None:
         self.accept = accept
@@ -121,6 +143,8 @@ class NotAcceptable(KBError):
 
 class EndpointBusy(KBError):
     """No query worker (or external server) could take the query in time (HTTP 503)."""
+
+    code = "busy"
 
 
 class SparqlBackend(Protocol):
@@ -231,7 +255,7 @@ def _refuse_update(text: str) -> None:
     except (ParseBaseException, RecursionError):
         return
     operations = sorted({op.name for op in request.request if isinstance(op, CompValue)})
-    raise SparqlError(
+    raise UpdateRefused(
         f"SPARQL Update ({', '.join(operations) or 'update'}) is not allowed: "
         "the endpoint is read-only"
     )

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import asdict
 from typing import Any
 
-from kb.errors import InvalidQuery
+from kb.errors import InvalidQuery, out_of_range, unknown_value
 from kb.graph import KnowledgeGraph
 from kb.ids import fold
 from kb.presentation.quiz_facts import (
@@ -74,12 +74,12 @@ class QuestionBank:
     def quiz(self, format: str | None, topic: str | None, n: int, seed: int) -> dict[str, Any]:
         """`n` questions for a format and topic; the same seed gives the same questions."""
         if not 1 <= n <= MAX_QUESTIONS:
-            raise InvalidQuery("n", f"must be between 1 and {MAX_QUESTIONS}, got {n}")
+            raise out_of_range("n", 1, MAX_QUESTIONS, n)
         if not 0 <= seed <= MAX_SEED:
-            raise InvalidQuery("seed", f"must be between 0 and {MAX_SEED}, got {seed}")
+            raise out_of_range("seed", 0, MAX_SEED, seed)
         if topic is not None and topic not in self.topics:
-            raise InvalidQuery(
-                "topic", f"unknown topic {topic!r}; use one of {', '.join(self.topics)}"
+            raise unknown_value(
+                "topic", topic, f"unknown topic {topic!r}; use one of {', '.join(self.topics)}"
             )
         pool = [
             q
