@@ -313,17 +313,28 @@ def _duelists(text: str) -> set[str]:
 _ADDITIVE = re.compile(r"\b(tambem|too|also|as well|alem de|besides)\b")
 
 
+def _one_each(a: re.Pattern[str], b: re.Pattern[str], q: str, c: str) -> bool:
+    """The question uses only one of two complementary terms and the clause only the other."""
+    qa, qb, ca, cb = a.search(q), b.search(q), a.search(c), b.search(c)
+    return bool((qa and not qb and cb and not ca) or (qb and not qa and ca and not cb))
+
+
+def _other_duelists_or_numbers(question: str, clause: str) -> bool:
+    """The clause names other duelists (1A, 2B) or other numbers of a unit than the question."""
+    qd, cd = _duelists(last_sentence(question)), _duelists(clause)
+    if qd and cd and not qd & cd:
+        return True
+    qc, cc = _counts(fold(last_sentence(question))), _counts(fold(clause))
+    return any(qc[u] and cc.get(u) and not qc[u] & cc[u] for u in qc)
+
+
 def opposed(question: str, clause: str) -> bool:
     """The question uses one of two complementary terms and the clause only the other, or asks
     whether something also holds where the clause says it only holds otherwise."""
     q, c = fold(question), fold(clause)
     if _ADDITIVE.search(q) and _EXCLUSIVE.search(c) and not _EXCLUSIVE.search(q):
         return True
-    for a, b in _OPPOSITES:
-        qa, qb, ca, cb = a.search(q), b.search(q), a.search(c), b.search(c)
-        if (qa and not qb and cb and not ca) or (qb and not qa and ca and not cb):
-            return True
-    return False
+    return any(_one_each(a, b, q, c) for a, b in _OPPOSITES)
 
 
 _ORDER_WORD = re.compile(r"\b(before|antes|after|depois|apos)\b")
@@ -365,16 +376,12 @@ def differs(question: str, clause: str) -> bool:
     """The clause is about other parties, duelists or numbers than the question (meaningful for
     a statement that holds: "exactly 2" answers "4?" with no)."""
     q, c = fold(last_sentence(question)), fold(clause)
-    qd, cd = _duelists(last_sentence(question)), _duelists(clause)
-    if qd and cd and not qd & cd:
+    if _other_duelists_or_numbers(question, clause):
         return True
     if _EXCLUSIVE.search(c):
         for pattern in _PARTIES.values():
             if pattern.search(q) and not pattern.search(c):
                 return True
-    qc, cc = _counts(q), _counts(c)
-    if any(qc[u] and cc.get(u) and not qc[u] & cc[u] for u in qc):
-        return True
     # "only one of them" answers "can both …?" with no.
     only_one = re.search(r"\b(only|apenas|so|somente)\s+(um|uma|one)\b", c)
     return bool(only_one and re.search(r"\b(both|ambos|ambas|os dois|as duas)\b", q))
@@ -395,23 +402,15 @@ def other_case(question: str, clause: str, holds_positive: bool) -> bool:
     parties (the teammate, not the opponent asked about), another action (Setting, not
     activating), or, unless the clause states a rule that holds (whose other number answers
     "no"), other duelists or numbers."""
-    q, c = fold(last_sentence(question)), fold(clause)
+    c = fold(clause)
     whole = fold(question)  # the parties and actions of the set-up sentences count too
-    for a, b in _ACTIONS:
-        qa, qb, ca, cb = a.search(whole), b.search(whole), a.search(c), b.search(c)
-        if (qa and not qb and cb and not ca) or (qb and not qa and ca and not cb):
-            return True
+    if any(_one_each(a, b, whole, c) for a, b in _ACTIONS):
+        return True
     q_parties = {name for name, pattern in _PARTIES.items() if pattern.search(whole)}
     c_parties = {name for name, pattern in _PARTIES.items() if pattern.search(c)}
     if q_parties and c_parties and not q_parties & c_parties:
         return True
-    if holds_positive:
-        return False
-    qd, cd = _duelists(last_sentence(question)), _duelists(clause)
-    if qd and cd and not qd & cd:
-        return True
-    qc, cc = _counts(q), _counts(c)
-    return any(qc[u] and cc.get(u) and not qc[u] & cc[u] for u in qc)
+    return not holds_positive and _other_duelists_or_numbers(question, clause)
 
 
 # A condition inside a statement ("… perde se … não puder comprar"): its negation is the
