@@ -259,3 +259,57 @@ def test_no_recognisable_content_says_what_was_not_understood(
     result = svc.ask(question)
     assert result["verdict"] is None and result["confidence"] is None
     assert said in result["answer"]
+
+
+def _claim_match(svc: RulingsService, claim_id: str, score: float):  # type: ignore[no-untyped-def]
+    from kb.reason.claims import ClaimMatch
+
+    node = svc.kg.node(claim_id)
+    source = svc.kg.out(claim_id, "stated_in")[0].object
+    return ClaimMatch(node, score, node.label_en or "", True, source)
+
+
+@pytest.mark.parametrize(
+    ("question", "second_score", "decides"),
+    [
+        # tied: the claim about the card's class goes first
+        (
+            "Edison: during damage calculation, can Blackwing - Kalut the Moon Shadow modify ATK?",
+            0.955,
+            True,
+        ),
+        # not tied: the best claim does not speak of the card, and no lower one takes its place
+        (
+            "Edison: during damage calculation, can Blackwing - Kalut the Moon Shadow modify ATK?",
+            0.90,
+            False,
+        ),
+        # tied, but the question has a word no rule uses: no second chance
+        (
+            "Edison: during damage calculation, can Blackwing - Kalut the Moon Shadow sing ATK?",
+            0.955,
+            False,
+        ),
+    ],
+)
+def test_tied_claims_prefer_the_one_speaking_of_the_card(
+    svc: RulingsService,
+    monkeypatch: pytest.MonkeyPatch,
+    question: str,
+    second_score: float,
+    decides: bool,
+) -> None:
+    answerer = svc.answerer
+    ranked = [
+        _claim_match(svc, "claim/edison/ds4-damage-calc-effects", 0.96),
+        _claim_match(svc, "claim/edison/ds4-monster-quick-atk-allowed", second_score),
+    ]
+    monkeypatch.setattr(answerer.claims, "rank", lambda *a, **k: list(ranked))
+    q = answerer.read(question, "edison")
+    reading = answerer.relevance.read(q.text, q.mentions)
+    decision = answerer._claim_or_passage(q, [], reading)
+    if decides:
+        assert decision is not None and decision.verdict == "yes"
+        assert any(s.source == "claim/edison/ds4-monster-quick-atk-allowed" for s in decision.steps)
+    else:
+        assert decision is None

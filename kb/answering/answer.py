@@ -38,6 +38,10 @@ MIN_DENSE = 0.82  # cosine of the best hit under which the question is out of sc
 # only: a document without them must still be able to answer). A document with claims speaks
 # through them.
 PASSAGE_OVER_CLAIM = 0.0
+# Claims aligning within this of the best are tied: the one that speaks of the named cards and of
+# what is asked goes first (the order inside a tie follows the embedding's rounding: int8 and
+# float32 order them differently).
+TIE_MARGIN = 0.01
 # The share of a question's concepts and content stems a general rule must cover to decide about
 # a particular card it does not name.
 GENERAL_COVERAGE = 0.5
@@ -212,23 +216,42 @@ class Answerer:
         A claim that shares nothing with the question but its card names does not decide."""
         cards = [m.entity for m in q.mentions if m.entity.startswith("card/")]
         ranked = self.claims.rank(q.text, q.mentions, q.format, lang=q.lang)
-        # The best claim must speak to the question; a lower one does not take its place.
+        # The best claim must speak to the question; a lower one does not take its place unless
+        # the two align alike (within TIE_MARGIN: the order between them is the embedding's noise)
+        # and every word of the question is one the rules use.
         if ranked:
-            top = ranked[0].node
-            texts = (top.label_en or "", top.label_pt or "", top.text or "")
-            concerns = {f.object for f in self.kg.out(top.id, "concerns")}
-            general = self._general(ranked[0].format, q, reading, texts, concerns)
-            if not (
-                (not cards or self._speaks_of(concerns, cards, general))
-                and self.relevance.shares_predicate(reading, texts, concerns)
-            ):
+            margin = 0.0 if reading.off_topic else TIE_MARGIN
+            fit = next(
+                (
+                    i
+                    for i, m in enumerate(ranked)
+                    if m.score >= ranked[0].score - margin
+                    and self._claim_speaks(m, q, reading, cards)
+                ),
+                None,
+            )
+            if fit is None:
                 return None
+            ranked = [ranked[fit], *ranked[:fit], *ranked[fit + 1 :]]
         if not ranked or ranked[0].score < CLAIM_MIN:
             return None
         clause = self._clause(q, hits)
         if clause is not None and self._passage_wins(clause, ranked[0]):
             return self._from_statements(q, clause, hits, reading)
         return self.claims.decide_ranked(ranked, q.format, q.yes_no)
+
+    def _claim_speaks(
+        self, match: ClaimMatch, q: Question, reading: Reading, cards: list[str]
+    ) -> bool:
+        """A claim speaks to the question: of the named cards (or, general, of every card) and of
+        what is asked (its predicate)."""
+        node = match.node
+        texts = (node.label_en or "", node.label_pt or "", node.text or "")
+        concerns = {f.object for f in self.kg.out(node.id, "concerns")}
+        general = self._general(match.format, q, reading, texts, concerns)
+        return (not cards or self._speaks_of(concerns, cards, general)) and (
+            self.relevance.shares_predicate(reading, texts, concerns)
+        )
 
     def _speaks_of_cards(self, clause: Clause, q: Question, reading: Reading) -> bool:
         entities = set(clause.hit.entities)
