@@ -303,6 +303,16 @@ def load_glossary(path: Path) -> Curated:
             facts.append(
                 Fact(cid, "broader", concept_id(str(item["broader"])), None, "curated", meta)
             )
+        activated = item.get("activated")
+        if activated is not None:
+            if not isinstance(activated, bool):
+                raise IngestError(
+                    str(path), f"concept {slug!r}: activated must be true or false", line
+                )
+            if not activated:
+                facts.append(
+                    Fact(cid, "applies_without", concept_id("activation"), None, "curated", meta)
+                )
         nodes.append(Node(id=cid, type="Concept", label_pt=pt, label_en=en, props=props))
         entries.append(Entry(cid, "Concept", en, (en, pt, *aliases)))
     known = {n.id for n in nodes}

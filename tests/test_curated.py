@@ -153,6 +153,28 @@ def test_glossary_becomes_concepts_with_curated_facts(tmp_path: Path) -> None:
     assert cur.entries[1].surfaces == ("Counter Trap", "Armadilha de Resposta", "Counter Traps")
 
 
+EFFECTS = """
+concepts:
+  - id: activation
+    en: Activation
+    pt: Ativação
+  - id: continuous-effect
+    en: Continuous Effect
+    pt: Efeito Contínuo
+    activated: false
+"""
+
+
+def test_an_effect_kind_applying_without_activation_is_a_fact(tmp_path: Path) -> None:
+    cur = load_glossary(write(tmp_path, "glossary.yaml", EFFECTS))
+    assert {(f.subject, f.predicate, f.object, f.authority) for f in cur.facts} == {
+        ("concept/continuous-effect", "applies_without", "concept/activation", "curated")
+    }
+    bad = write(tmp_path, "bad.yaml", EFFECTS.replace("activated: false", "activated: nope"))
+    with pytest.raises(IngestError, match="activated must be true or false"):
+        load_glossary(bad)
+
+
 @pytest.mark.parametrize(
     ("old", "new", "line", "message"),
     [

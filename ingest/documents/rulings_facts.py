@@ -8,6 +8,8 @@ Summon and whether it starts a Chain, and what each Spell Speed may respond to.
 
 from __future__ import annotations
 
+import re
+
 from ingest.extract import dedupe, mentions_of, section_slug
 from kb.ids import concept_id, numbered
 from kb.link import Linker
@@ -19,6 +21,9 @@ NON_INHERENT = concept_id("non-inherent-special-summon")
 SUMMON_NEG = concept_id("summon-negation")
 ACTIVATION_NEG = concept_id("activation-negation")
 CHAIN = concept_id("chain")
+ACTIVATION = concept_id("activation")
+# "Somente os cartões / efeitos que poderiam ser "ativados" pode formar uma cadeia."
+_ONLY_ACTIVATIONS = re.compile(r"\bsomente\b[^.]*\bativad\w*[^.]*\bformar uma cadeia")
 SPEEDS = {n: concept_id(f"spell-speed-{n}") for n in (1, 2, 3)}
 # Monster classes that a summon list can name instead of cards ("-Synchros", "-Fusões").
 _CLASS_CONCEPTS = {
@@ -56,6 +61,8 @@ def extract_rulings(doc: ParsedDocument, linker: Linker) -> tuple[list[Node], li
             facts += _negation_rules(node, found, _summon_class(node))
         if section in ("speed-1", "speed-2", "speed-3"):
             facts += _speed_facts(node, found, int(section[-1]), linker)
+        if section == "chain-link" and _ONLY_ACTIVATIONS.search(node.text.casefold()):
+            facts.append(Fact(CHAIN, "formed_only_by", ACTIVATION, node.id, "document"))
     return nodes, facts
 
 

@@ -31,7 +31,7 @@ from kb.search.analysis import STOP_WORDS, analyse
 OFF_TOPIC_SHARE = 0.25
 _WORD = re.compile(r"[^\W\d_]{2,}")
 # Informal function words of chat and forum questions (pt/en), which no rule text uses.
-_CHAT = frozenset(
+CHAT_WORDS = frozenset(
     fold(w)
     for w in (  # noqa: SIM905 (a word list reads better as text)
         "pra pro pros pras ta tá tô to tao tão tbm tb msm vc vcs q pq hj eh né ne ai aí "
@@ -57,7 +57,7 @@ _CHAT = frozenset(
 )
 # Modal and auxiliary verbs and pronouns: every rule text uses them, so they neither make a
 # question a ruling question nor show that a statement speaks to it.
-_FUNCTION = frozenset(
+FUNCTION_WORDS = frozenset(
     fold(w)
     for w in (  # noqa: SIM905 (a word list reads better as text)
         "pode podem posso podemos poderia poderiam poder consigo consegue conseguem conseguir "
@@ -210,7 +210,7 @@ def rule_stems(kg: KnowledgeGraph) -> frozenset[str]:
     stems: set[str] = set()
     for part in _rule_texts(kg):
         stems.update(analyse(part))
-    for word in GAME_WORDS | _CHAT:
+    for word in GAME_WORDS | CHAT_WORDS:
         stems.update(analyse(word))
     return frozenset(stems)
 
@@ -220,7 +220,7 @@ def rule_words(kg: KnowledgeGraph) -> frozenset[str]:
     words: set[str] = set()
     for part in _rule_texts(kg):
         words.update(_WORD.findall(fold(part)))
-    return frozenset(words | GAME_WORDS | _CHAT)
+    return frozenset(words | GAME_WORDS | CHAT_WORDS)
 
 
 def format_concepts(kg: KnowledgeGraph, formats: Iterable[FormatSpec]) -> frozenset[str]:
@@ -241,7 +241,9 @@ def _english() -> Stemmer.Stemmer:
 
 
 def _content(words: list[str]) -> list[str]:
-    return [w for w in words if w not in STOP_WORDS and w not in _CHAT and w not in _FUNCTION]
+    return [
+        w for w in words if w not in STOP_WORDS and w not in CHAT_WORDS and w not in FUNCTION_WORDS
+    ]
 
 
 def card_topics(

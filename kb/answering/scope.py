@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from kb.answering.relevance import CHAT_WORDS, FUNCTION_WORDS
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.ids import fold
@@ -304,7 +305,8 @@ class Vocabulary:
         for m in _CAPITALISED.finditer(text):
             word = re.sub(r"['’]s$", "", fold(m.group(0)))
             inside = any(a <= m.start() and m.end() <= b for a, b in spans)
-            if not inside and word not in self.words and word not in _QUESTION_WORDS:
+            ordinary = word in _QUESTION_WORDS or word in CHAT_WORDS or word in FUNCTION_WORDS
+            if not inside and word not in self.words and not ordinary:
                 out.append(m.group(0))
         for m in _FORMAT_NAME.finditer(fold(text)):
             name = m.group(1) or m.group(2)

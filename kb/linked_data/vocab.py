@@ -167,6 +167,22 @@ PROPERTIES: tuple[Term, ...] = (
         "Concept",
     ),
     Term(
+        "formedOnlyBy",
+        "formed only by",
+        "formada somente por",
+        "Only this kind of act forms a chain (activations).",
+        "Concept",
+        "Concept",
+    ),
+    Term(
+        "appliesWithout",
+        "applies without",
+        "se aplica sem",
+        "An effect kind applies without being activated (a Continuous Effect).",
+        "Concept",
+        "Concept",
+    ),
+    Term(
         "hasEffectType",
         "has effect type",
         "tem tipo de efeito",

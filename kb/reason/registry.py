@@ -15,6 +15,7 @@ from kb.reason.activation import decide_negation
 from kb.reason.card_limit import decide_card_limit
 from kb.reason.card_pool import decide_card_pool
 from kb.reason.chain import decide_chain, decide_order, decide_resolution, resolution_rule
+from kb.reason.continuous import chain_rule, decide_continuous
 from kb.reason.damage import damage_rules, decide_damage_step
 from kb.reason.lp_cost import cost_limits, decide_lp_cost
 from kb.reason.segoc import decide_segoc, segoc_rules
@@ -49,6 +50,13 @@ REASONERS: tuple[Registered, ...] = (
         decide_order,
         "a passage on chain resolution inside a Rule or Section about concept/chain-link",
         lambda kg: resolution_rule(kg) is not None,
+    ),
+    Registered(
+        "continuous-chain",
+        decide_continuous,
+        "a passage stating that only activations form a Chain (formed_only_by) and an effect kind "
+        "that applies without activation (applies_without)",
+        lambda kg: chain_rule(kg) is not None and bool(kg.with_predicate("applies_without")),
     ),
     Registered(
         "summon-negation",

@@ -114,11 +114,16 @@ def last_sentence(text: str) -> str:
     return parts[-1] if parts else ""
 
 
+_ASIDE = re.compile(r"\([^()]*\)")
+
+
 def main_clause(text: str, relatives: bool = False) -> str:
-    """The asking sentence of a question, folded, without its conditions (and, with
-    `relatives`, its relative and contrast clauses)."""
+    """The asking sentence of a question, folded, without its conditions and asides in
+    parentheses ("(it cannot be destroyed by battle)" describes, it does not ask) and, with
+    `relatives`, its relative and contrast clauses."""
     clauses = _SUBORDINATE if relatives else _CONDITIONAL
-    return clauses.sub(" ", _NOT_NEGATION_ANY.sub(" ", fold(last_sentence(text))))
+    sentence = _ASIDE.sub(" ", fold(last_sentence(text)))
+    return clauses.sub(" ", _NOT_NEGATION_ANY.sub(" ", sentence))
 
 
 def question_negated(question: str) -> bool:
