@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from kb.answering.relevance import CHAT_WORDS, FUNCTION_WORDS
+from kb.card_names import GAME_WORDS
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.ids import fold
@@ -306,6 +307,7 @@ class Vocabulary:
             word = re.sub(r"['’]s$", "", fold(m.group(0)))
             inside = any(a <= m.start() and m.end() <= b for a, b in spans)
             ordinary = word in _QUESTION_WORDS or word in CHAT_WORDS or word in FUNCTION_WORDS
+            ordinary = ordinary or word in GAME_WORDS
             if not inside and word not in self.words and not ordinary:
                 out.append(m.group(0))
         for m in _FORMAT_NAME.finditer(fold(text)):

@@ -16,6 +16,7 @@ from kb.ids import concept_id, fold
 from kb.link import without_mentions
 from kb.model import Fact, Node
 from kb.reason import Decision, Knowledge, Step
+from kb.reason.chain import chain_decision
 from kb.reason.damage import _DAMAGE
 from kb.reason.facts import best, label, provenance
 
@@ -84,6 +85,10 @@ def decide_negation(kb: Knowledge, q: Question) -> Decision | None:
     verb = _NEGATE.search(asked)
     if verb is None or _DAMAGE.search(q.folded) or _negates_summon(asked[verb.end() :]):
         return None  # a Summon, or the Damage Step: other reasoners' questions
+    # Negating an activation means chaining to it: a responder too slow for it negates nothing.
+    chained = chain_decision(kb.kg, q.text, q.mentions, q.lang)
+    if chained is not None and chained.verdict == "no":
+        return chained
     cards: list[Node] = []
     for m in q.mentions:
         node = kb.kg.get(m.entity)

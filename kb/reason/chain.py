@@ -131,33 +131,61 @@ def chain_pair(
         for m in _merged(kg, mentions, question)
         if spell_speed(kg, m.entity) is not None and not m.entity.endswith("/chain")
     ]
-    seen: set[str] = set()
-    unique = [m for m in typed if not (m.entity in seen or seen.add(m.entity))]  # type: ignore[func-returns-value]
+    unique = _first_of_each(typed)
     if len(unique) < 2:
         return None
     asked_at = len(question) - len(last_sentence(question))
     verbs = [v.end() for v in _CHAIN_VERB.finditer(question)]
-
-    def after_verb(m: Mention) -> bool:
-        return any(0 <= m.start - v <= 12 for v in verbs)
+    asked_verbs = [v for v in verbs if v >= asked_at]
 
     def after_mark(m: Mention) -> bool:
         return bool(_TARGET_MARK[lang].search(fold(question[: m.start]).rstrip(' "“')))
 
-    asked = [m for m in unique if m.start >= asked_at]
+    def after_verb(m: Mention) -> bool:
+        # "X chains to Y": what follows "to" is responded to, not the verb's object
+        return any(0 <= m.start - v <= 12 for v in verbs) and not after_mark(m)
+
+    def excluded(m: Mention) -> bool:
+        return bool(_EXCEPT.search(fold(question[: m.start])))
+
+    # The asking sentence's own mentions (a card named in the set-up and again when asking
+    # counts where it is asked).
+    asked = _first_of_each([m for m in typed if m.start >= asked_at])
     before = [m for m in unique if m.start < asked_at]
     activations = [v.end() for v in _ACTIVATE_VERB.finditer(question[:asked_at])]
     activated = next((m for m in before if any(0 <= m.start - v <= 12 for v in activations)), None)
-    if not asked and activated is not None:
-        # "The opponent activates A while I hold B. Can I activate it in response?": the card
-        # the set-up activates is the link responded to; the other one responds.
-        return next(m for m in reversed(before) if m is not activated), activated
-    responder = next((m for m in asked if after_verb(m)), None) or next(
-        (m for m in unique if after_verb(m)), None
-    )
+    if activated is not None and (
+        not asked or _PRONOUN_TARGET[lang].search(fold(question[asked_at:]))
+    ):
+        # "The opponent activates A while I hold B. Can I activate it in response?", "Can I
+        # chain C to it?": the card the set-up activates is the link responded to.
+        asked_others = [m for m in asked if m.entity != activated.entity and not excluded(m)]
+        if asked_others:
+            return asked_others[0], activated
+        if not asked:
+            return next(m for m in reversed(before) if m is not activated), activated
+    responder = next((m for m in asked if after_verb(m)), None)
+    if responder is None and asked_verbs:
+        # "Can I chain Illusion Snatch's Spell Speed 1 effect to Divine Wrath?": the first thing
+        # the asking sentence names after its verb, not one excluded ("anything other than X")
+        responder = next(
+            (
+                m
+                for m in asked
+                if m.start > asked_verbs[0] and not after_mark(m) and not excluded(m)
+            ),
+            None,
+        )
+    if responder is None and not asked_verbs:
+        responder = next((m for m in unique if after_verb(m)), None)
+    if responder is not None:
+        unique = [m for m in unique if m.entity != responder.entity] + [responder]
+        unique.sort(key=lambda m: m.start)
     others = [m for m in unique if m is not responder]
+    asked_targets = [m for m in asked if m is not responder and after_mark(m)]
     target = (
-        next((m for m in others if m.start >= asked_at and after_mark(m)), None)
+        (asked_targets[0] if asked_targets else None)
+        or next((m for m in others if m.start >= asked_at and after_mark(m)), None)
         or (before[-1] if responder in asked and before and len(asked) == 1 else None)
         or next((m for m in others if after_mark(m)), None)
     )
@@ -168,6 +196,26 @@ def chain_pair(
     if responder is None:
         responder = next(m for m in unique if m is not target)
     return responder, target
+
+
+def _first_of_each(mentions: list[Mention]) -> list[Mention]:
+    """Each entity once, where it is first named."""
+    seen: set[str] = set()
+    return [m for m in mentions if not (m.entity in seen or seen.add(m.entity))]  # type: ignore[func-returns-value]
+
+
+# What is excluded from what responds: "anything other than another Counter Trap".
+_EXCEPT = re.compile(
+    r"\b(?:other than|besides|except(?: for)?|apart from|alem de|exceto|fora|menos|salvo)\s+"
+    r"(?:an?|another|the|outr[oa]s?|uma?|o|a|os|as)?\s*$"
+)
+# The asking sentence responds to "it" / "that": the set-up's activated card.
+_PRONOUN_TARGET = {
+    "en": re.compile(r"\b(?:to|against|on|in response to)\s+(?:it|that|this|them)\b"),
+    "pt": re.compile(
+        r"\b(?:a ele|a ela|ao mesmo|nele|nela|nisso|a isso|em resposta a (?:ele|ela|isso))\b"
+    ),
+}
 
 
 # A card's possessive or "do/da" before a speed concept: "X's Spell Speed 1 effect", "efeito
@@ -201,7 +249,9 @@ def _merged(kg: KnowledgeGraph, mentions: list[Mention], question: str) -> list[
 
 
 _LINK_NUMBER = re.compile(r"\b(chain link|elo)\s*\d")
-_CONDITIONED = re.compile(r"\b(se|if|unless|a menos|antes|before|depois|after|caso)\b")
+_CONDITIONED = re.compile(
+    r"\b(?<!even )(?<!mesmo )(se|if|unless|a menos|antes|before|depois|after|caso)\b"
+)
 _SEQUENCE = re.compile(r"\b(then|depois|em seguida|after that|and then|e entao)\b")
 _RESOLVE = re.compile(
     r"\b(resolv\w*|resolution|resolu\w*|destr\w*|aplica\w*|applies|apply|still|ainda|"

@@ -1,0 +1,65 @@
+"""Who responds to whom in a described chain (kb.reason.chain.chain_pair), on the real graph."""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.reason.chain import chain_decision, chain_pair
+from kb.service import RulingsService
+
+
+def _pair(svc: RulingsService, text: str) -> tuple[str, str] | None:
+    q = svc.answerer.read(text, None)
+    pair = chain_pair(svc.kg, q.text, q.mentions, q.lang)
+    return (pair[0].entity, pair[1].entity) if pair else None
+
+
+@pytest.mark.parametrize(
+    ("question", "responder", "target"),
+    [
+        # the card named again in the asking sentence is asked there: the verb's object responds
+        (
+            "My opponent chains Divine Wrath as Chain Link 2. "
+            "Can I chain Zorblax the Unfound's Spell Speed 1 effect to Divine Wrath?",
+            "concept/spell-speed-1",
+            "card/divine-wrath",
+        ),
+        # "X chains to Y": what follows "to" is responded to
+        (
+            "Can a Spell Speed 2 card chain to a Counter Trap?",
+            "concept/spell-speed-2",
+            "concept/counter-trap",
+        ),
+        # "to it": the card the set-up activates; "other than X" does not respond
+        (
+            "Opponent activated Solemn Judgment on my Summon of Sangan. "
+            "Can I chain anything other than another Counter Trap to it, like Mystical Space Typhoon?",
+            "card/mystical-space-typhoon",
+            "card/solemn-judgment",
+        ),
+    ],
+)
+def test_responder_and_responded_to(
+    hash_service: RulingsService, question: str, responder: str, target: str
+) -> None:
+    assert _pair(hash_service, question) == (responder, target)
+
+
+def test_a_concessive_if_does_not_make_the_question_conditional(
+    hash_service: RulingsService,
+) -> None:
+    q = hash_service.answerer.read(
+        "Can a Spell Speed 2 card chain to a Counter Trap even if it negates the Counter Trap?",
+        None,
+    )
+    decision = chain_decision(hash_service.kg, q.text, q.mentions, q.lang)
+    assert decision is not None and decision.verdict == "no"
+
+
+def test_negating_an_activation_needs_a_legal_chain(hash_service: RulingsService) -> None:
+    result = hash_service.ask(
+        "Since Solemn Judgment is a Counter Trap, can I chain Trap Stun to negate it?"
+    )
+    assert result["verdict"] == "no"
+    assert result["reasoner"] == "chain-spell-speed"
+    assert any("speed-2" in (c["id"] or "") for c in result["citations"][:3])
