@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kb.reason.chain import chain_decision, chain_pair
+from kb.reason.chain import chain_decision, chain_pair, lone_responder
 from kb.service import RulingsService
 
 
@@ -63,3 +63,40 @@ def test_negating_an_activation_needs_a_legal_chain(hash_service: RulingsService
     assert result["verdict"] == "no"
     assert result["reasoner"] == "chain-spell-speed"
     assert any("speed-2" in (c["id"] or "") for c in result["citations"][:3])
+
+
+@pytest.mark.parametrize(
+    ("question", "verdict"),
+    [
+        ("Can you chain Normal Trap Cards?", "yes"),  # Spell Speed 2 responds to 1 and 2
+        ("Posso encadear uma Armadilha de Resposta?", "yes"),
+        ("Can you chain Pot of Greed?", "no"),  # Spell Speed 1 responds to nothing
+        # one card on both sides, the asking sentence naming neither
+        (
+            "My opponent targeted my Set Mystical Space Typhoon with his Mystical Space Typhoon. "
+            "Can I chain mine in response?",
+            "yes",
+        ),
+    ],
+)
+def test_chaining_one_thing_with_nothing_named_to_chain_it_to(
+    hash_service: RulingsService, question: str, verdict: str
+) -> None:
+    q = hash_service.answerer.read(question, None)
+    decision = chain_decision(hash_service.kg, q.text, q.mentions, q.lang)
+    assert decision is not None and decision.verdict == verdict
+    assert any(s.source and "spell-speed" in s.source for s in decision.steps)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Can I chain to Mirror Force?",  # what is responded to, not what responds
+        "Does Pot of Greed start a chain?",  # not the chain verb's object
+        # a set-up describes what it would respond to: more than its speed
+        "I discarded Sangan for the hand-size limit. Can I chain Mystical Space Typhoon?",
+    ],
+)
+def test_no_lone_responder(hash_service: RulingsService, question: str) -> None:
+    q = hash_service.answerer.read(question, None)
+    assert lone_responder(hash_service.kg, q.text, q.mentions, q.lang) is None

@@ -31,13 +31,17 @@ _ACTIVATE_VERB = re.compile(
 _CHAIN = re.compile(r"\b(chain\w*|corrente|encade\w*|acorrent\w*|respond\w*|resposta|response)\b")
 # The entity right after one of these is the one being responded to.
 _TARGET_MARK = {
-    "en": re.compile(r"(?:\bto|\bagainst|\bon|\bin response to)(?:\s+an?|\s+the)?\s*$"),
+    "en": re.compile(
+        r"(?:\bto|\bagainst|\bon|\bin response to)(?:\s+an?|\s+the)?"
+        r"(?:\s+(?:my|your|his|her|their|our)(?:\s+own)?)?\s*$"
+    ),
     "pt": re.compile(
         r"(?:\ba|\bao|\bà|\bcontra|\bnuma?|\bem uma?|\bsobre|\bem resposta (?:a|ao)"
         r"|\bem corrente (?:a|ao|com))"
-        r"(?:\s+uma?|\s+o|\s+a)?\s*$"
+        r"(?:\s+uma?|\s+o|\s+a)?(?:\s+(?:meu|minha|seu|sua)(?:\s+propri[oa])?)?\s*$"
     ),
 }
+_RESPONSE_TO = re.compile(r"\b(in response to|em resposta a\w*|respond\w* to)\b")
 
 
 # A short asking sentence about what the set-up describes: "Pode isso?", "Is that legal?".
@@ -65,11 +69,12 @@ def chain_decision(
     verb = _CHAIN.search(asked)
     if verb is not None and _CONDITIONED.search(asked, verb.end()):
         return None  # "… if it creates a loop?", "… before they respond?": more than spell speed
-    if _LINK_NUMBER.search(asked):
+    if _LINK_NUMBER.search(asked) and not _RESPONSE_TO.search(asked):
         return None  # "is X Chain Link 1?": the order of a chain, not whether X may respond
     pair = chain_pair(kg, question, mentions, lang)
     if pair is None:
-        return None
+        alone = lone_responder(kg, question, mentions, lang)
+        return _any_chain(kg, alone, lang) if alone is not None else None
     responder, target = pair
     r_speed, r_fact = spell_speed(kg, responder.entity)  # type: ignore[misc]
     t_speed, t_fact = spell_speed(kg, target.entity)  # type: ignore[misc]
@@ -112,6 +117,87 @@ def chain_decision(
         [s.source for s in steps if s.source],
         "chain-spell-speed",
     )
+
+
+def _any_chain(kg: KnowledgeGraph, responder: Mention, lang: str) -> Decision | None:
+    """'Can X be chained?' with nothing named to chain it to: X's speed against the speeds its
+    rule lets it respond to (Spell Speed 1 responds to none)."""
+    speed, fact = spell_speed(kg, responder.entity)  # type: ignore[misc]
+    cls = concept_id(f"spell-speed-{speed}")
+    allowed = speed >= 2
+    pred = "can_respond_to" if allowed else "cannot_respond_to"
+    rules = kg.out(cls, pred)
+    rule = best(rules)
+    if rule is None:
+        return None
+    reach = sorted(
+        {int(f.object[-1]) for f in rules if f.object.startswith("concept/spell-speed-")}
+    )
+    reach_en = " and ".join(f"Spell Speed {n}" for n in reach)
+    reach_pt = " e ".join(f"Velocidade de Magia {n}" for n in reach)
+    name = label(kg, responder.entity, lang)
+    steps = [
+        Step(
+            f"{label(kg, responder.entity, 'en')} is Spell Speed {speed}.",
+            f"{label(kg, responder.entity, 'pt')} tem Velocidade de Magia {speed}.",
+            fact.source if fact else None,
+            provenance(fact),
+        ),
+        Step(
+            f"Spell Speed {speed} {'can' if allowed else 'cannot'} respond to {reach_en}.",
+            f"Velocidade de Magia {speed} {'pode' if allowed else 'não pode'} responder a {reach_pt}.",
+            rule.source,
+        ),
+    ]
+    if allowed:
+        en = f"Yes. {name} (Spell Speed {speed}) can be chained to {reach_en} effects."
+        pt = (
+            f"Sim. {name} (Velocidade de Magia {speed}) pode ser encadeado a efeitos de {reach_pt}."
+        )
+    else:
+        en = f"No. {name} is Spell Speed {speed}: it cannot be chained in response to another effect."
+        pt = f"Não. {name} tem Velocidade de Magia {speed}: não pode ser encadeado em resposta a outro efeito."
+    return Decision(
+        "yes" if allowed else "no",
+        steps,
+        en,
+        pt,
+        0.85,
+        [x.source for x in steps if x.source],
+        "chain-spell-speed",
+    )
+
+
+def lone_responder(
+    kg: KnowledgeGraph, question: str, mentions: list[Mention], lang: str
+) -> Mention | None:
+    """The one thing with a spell speed a question asks to chain, with nothing named to chain it
+    to: "Can you chain Normal Trap Cards?" (the chain verb's object). None when it is what is
+    responded to ("can I chain to X?") or when it does something besides ("X starts a chain")."""
+    typed = [
+        m
+        for m in _merged(kg, mentions, question)
+        if spell_speed(kg, m.entity) is not None and not m.entity.endswith("/chain")
+    ]
+    if len({m.entity for m in typed}) != 1:
+        return None
+    asked_at = len(question) - len(last_sentence(question))
+    verbs = [v.end() for v in _CHAIN_VERB.finditer(question) if v.end() >= asked_at]
+    if not verbs:
+        return None
+    # A set-up naming something ("I discarded X for the hand limit. Can I chain Y?") describes
+    # what Y would respond to, beyond its speed.
+    set_up = any(m.start < asked_at and not m.entity.startswith("format/") for m in mentions)
+    for m in typed:
+        if set_up or m.start < asked_at or _TARGET_MARK[lang].search(fold(question[: m.start]).rstrip(' "“')):
+            continue
+        if any(0 <= m.start - v <= 12 for v in verbs):
+            return m
+    if len(typed) >= 2 and all(m.start < asked_at for m in typed):
+        # "The opponent targets my Set MST with his MST. Can I chain mine in response?": one
+        # card on both sides of the chain, the asking sentence naming neither.
+        return typed[0]
+    return None
 
 
 def chain_pair(
