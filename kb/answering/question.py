@@ -30,7 +30,7 @@ _OPEN_VALUE = re.compile(
 )
 # A choice between alternatives after a colon/comma/dash: "Dark Simorgh: inherent or non-inherent?"
 _EITHER_OR = re.compile(
-    r"[:,\-–—]\s*(?:is it |e |é )?(?![\w\s-]*\b(?:pode|posso|podem|can|could|does|do|is|are|"
+    r"(?:[:,]|\s[\-–—])\s*(?:is it |e |é )?(?![\w\s-]*\b(?:pode|posso|podem|can|could|does|do|is|are|"
     r"consigo|da pra|dá pra)\b)[\w\s-]{1,40}\b(or|ou)\b(?! not\b| nao\b)[\w\s-]{1,40}\?\s*$"
     r"|\b([\w-]+) (?:or|ou) (?:non|nao|não)[ -]?\2\b"
 )

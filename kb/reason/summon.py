@@ -21,7 +21,8 @@ NON_INHERENT = concept_id("non-inherent-special-summon")
 SUMMON_NEG = concept_id("summon-negation")
 ACTIVATION_NEG = concept_id("activation-negation")
 _NEGATE = re.compile(
-    r"\b(neg\w*|stop\w*|impedi\w*|para[rs]?|pega|works? (?:against|on)|funciona (?:contra|em))\b"
+    r"\b(neg\w*|stop\w*|impedi\w*|para[rs]?|pega|works? (?:against|on)|funciona (?:contra|em)|"
+    r"against|contra)\b"
 )
 _CHAIN = re.compile(r"\b(chain|corrente|cadeia|encadea\w*)\b")
 _SUMMON_WORD = re.compile(r"\b(invoca\w*|invoc\w*|summon\w*|revive\w*|revived)\b")
@@ -65,6 +66,18 @@ def summon_decision(
         ]
         if kinds:  # "can Rai-Oh negate a Ritual Summon?": the summon class itself
             return _negation(kg, negators[0], kinds[0], lang)
+    if _NEGATE.search(q) and not negators and _ANY_NEGATOR.search(q) and not _DAMAGE.search(q):
+        # "Can you negate a Synchro Summon with a card effect?": by any card that can
+        kinds = [
+            c
+            for e in entities
+            if not e.startswith("card/")
+            for c in _classes(e)
+            if _kind_fact(kg, c) is not None
+        ]
+        target = kinds[0] if kinds else (summoned[0] if len(summoned) == 1 else None)
+        if target is not None:
+            return _negatable_at_all(kg, target, lang)
     asked = main_clause(question)  # "I summon X and no chain starts. Can I …?" asks something else
     if _CHAIN.search(asked) and _STARTS.search(asked):
         if len(listed) == 1:  # a summoned monster, or a Spell/Trap whose activation summons
@@ -73,6 +86,54 @@ def summon_decision(
         if not listed and len(summoners) == 1 and _EFFECT_SUMMONS.search(q):
             return _summoner_chain(kg, summoners[0], lang)
     return None
+
+
+# A negator named by what it is, not which card: "with a card effect", "com um efeito".
+_ANY_NEGATOR = re.compile(
+    r"\b(?:with|by|com|por)\s+(?:an?|um|uma|any|qualquer|some|algum|alguma)?\s*"
+    r"(?:card(?:'s)? effect|effect|efeito(?: de (?:um )?card)?|card)\b"
+)
+
+
+def _negatable_at_all(kg: KnowledgeGraph, target: str, lang: str) -> Decision | None:
+    """Whether some card can negate the Special Summon of `target` (a card or a summon class):
+    an inherent Summon by a card that negates Summons, a non-inherent one by negating the
+    activation of what summons."""
+    kind = _kind_fact(kg, target)
+    if kind is None:
+        return None
+    inherent = kind.object == INHERENT
+    rule = best(kg.out(kind.object, "negatable_by"))
+    if rule is None:
+        return None
+    how_en = (
+        "a card that negates Summons" if inherent else "negating the card or effect that summons"
+    )
+    how_pt = "um card que nega Invocações" if inherent else "negando o card ou efeito que invoca"
+    t_en, t_pt = label(kg, target, "en"), label(kg, target, "pt")
+    steps = [
+        Step(
+            f"{t_en} is a{'n inherent' if inherent else ' non-inherent'} Special Summon.",
+            f"{t_pt} é uma Invocação-Especial {'inerente' if inherent else 'não-inerente'}.",
+            kind.source,
+            provenance(kind),
+        ),
+        Step(
+            f"{'Inherent' if inherent else 'Non-inherent'} Special Summons can be negated by {how_en}.",
+            f"Invocações-Especiais {'inerentes' if inherent else 'não-inerentes'} podem ser negadas "
+            f"por {how_pt}.",
+            rule.source,
+        ),
+    ]
+    name = label(kg, target, lang)
+    en = f"Yes. {name} is a{'n inherent' if inherent else ' non-inherent'} Special Summon: {how_en} negates it."
+    pt = (
+        f"Sim. {name} é uma Invocação-Especial {'inerente' if inherent else 'não-inerente'}: "
+        f"{how_pt} a nega."
+    )
+    return Decision(
+        "yes", steps, en, pt, 0.85, [x.source for x in steps if x.source], "summon-negation"
+    )
 
 
 _ACTIVATED = tuple(concept_id(f"{t}-effect") for t in ("trigger", "ignition", "quick", "flip"))

@@ -1,0 +1,42 @@
+"""Summon negation as players ask it (kb.reason.summon through the service, real graph)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.answering.question import is_yes_no
+from kb.service import RulingsService
+
+
+@pytest.mark.parametrize(
+    ("question", "verdict"),
+    [
+        # a negator named by what it is: some card can negate an inherent Summon
+        ("Can you negate a Synchro Summon with a card effect?", "yes"),
+        ("Dá pra negar uma Invocação-Sincro com um efeito de card?", "yes"),
+        # "activate X against Y when it summons itself": X negating Y's Summon
+        (
+            "Can I activate Solemn Judgment against Tragoedia when it Special Summons itself?",
+            "no",
+        ),
+        # a hyphenated name before "or" is no either-or question
+        (
+            "Can you negate the summon from a Polymerization with Thunder King Rai-Oh or "
+            "Horn of Heaven?",
+            "no",
+        ),
+    ],
+)
+def test_summon_negation_questions(
+    hash_service: RulingsService, question: str, verdict: str
+) -> None:
+    result = hash_service.ask(question)
+    assert result["verdict"] == verdict
+    assert result["reasoner"] == "summon-negation"
+    assert any("special-summon" in c["id"] for c in result["citations"][:3])
+
+
+def test_either_or_needs_a_separate_clause() -> None:
+    assert is_yes_no("Can Thunder King Rai-Oh or Horn of Heaven negate it?")
+    assert not is_yes_no("Dark Simorgh: inherent or non-inherent?")
+    assert not is_yes_no("O Dragão Cibernético - inerente ou não-inerente?")
