@@ -40,3 +40,12 @@ def test_either_or_needs_a_separate_clause() -> None:
     assert is_yes_no("Can Thunder King Rai-Oh or Horn of Heaven negate it?")
     assert not is_yes_no("Dark Simorgh: inherent or non-inherent?")
     assert not is_yes_no("O Dragão Cibernético - inerente ou não-inerente?")
+
+
+def test_a_monster_s_own_summon_cites_the_rule_on_monster_effects(
+    hash_service: RulingsService,
+) -> None:
+    result = hash_service.ask("Tragoedia se invocou da mão. Dá pra negar com Divine Wrath?")
+    assert result["verdict"] == "yes"
+    texts = [c["text"] for c in result["citations"][:3]]
+    assert any("de um monstro" in t for t in texts)

@@ -22,6 +22,9 @@ SUMMON_NEG = concept_id("summon-negation")
 ACTIVATION_NEG = concept_id("activation-negation")
 CHAIN = concept_id("chain")
 ACTIVATION = concept_id("activation")
+_ONLY_COUNTERED_BY = re.compile(
+    r"\bso pode ser combatid[ao] com outr[oa]|\bsó pode ser combatid[ao] com outr[oa]"
+)
 # "Somente os cartões / efeitos que poderiam ser "ativados" pode formar uma cadeia."
 _ONLY_ACTIVATIONS = re.compile(r"\bsomente\b[^.]*\bativad\w*[^.]*\bformar uma cadeia")
 SPEEDS = {n: concept_id(f"spell-speed-{n}") for n in (1, 2, 3)}
@@ -190,6 +193,19 @@ def _speed_facts(node: Node, found: list[Mention], speed: int, linker: Linker) -
                         "document",
                     )
                 )
+    if _ONLY_COUNTERED_BY.search(lowered):
+        # "Velocidade de Feitiço 3 efeitos só pode ser combatida com outro Velocidade de Feitiço
+        # 3": what responds to speed N is speed N only.
+        facts += [
+            Fact(
+                s,
+                "can_respond_to" if s == subject else "cannot_respond_to",
+                subject,
+                node.id,
+                "document",
+            )
+            for s in SPEEDS.values()
+        ]
     if "resposta" in lowered and responds_to_nothing:
         facts += [
             Fact(subject, "cannot_respond_to", s, node.id, "document") for s in SPEEDS.values()

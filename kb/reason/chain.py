@@ -81,7 +81,15 @@ def chain_decision(
     r_cls, t_cls = concept_id(f"spell-speed-{r_speed}"), concept_id(f"spell-speed-{t_speed}")
     allowed = r_speed >= 2 and r_speed >= t_speed
     pred = "can_respond_to" if allowed else "cannot_respond_to"
-    rule = best([f for f in kg.out(r_cls, pred) if f.object == t_cls]) or best(kg.out(r_cls, pred))
+    stating = [f for f in kg.out(r_cls, pred) if f.object == t_cls]
+    rule = best(stating) or best(kg.out(r_cls, pred))
+    # Refused because of what is responded to ("Spell Speed 3 is countered only by Spell Speed
+    # 3"): the rule of the target's own speed says so too.
+    target_rule = (
+        best([f for f in stating if _section(kg, f.source) != _section(kg, rule.source)])
+        if rule is not None and not allowed
+        else None
+    )
     steps = [
         Step(
             f"{label(kg, responder.entity, 'en')} is Spell Speed {r_speed}.",
@@ -101,6 +109,15 @@ def chain_decision(
             rule.source if rule else None,
         ),
     ]
+    if target_rule is not None and target_rule.source:
+        steps.append(
+            Step(
+                f"Only Spell Speed {t_speed} or higher can respond to Spell Speed {t_speed}.",
+                f"Somente Velocidade de Magia {t_speed} ou maior pode responder a Velocidade de "
+                f"Magia {t_speed}.",
+                target_rule.source,
+            )
+        )
     r_l, t_l = label(kg, responder.entity, lang), label(kg, target.entity, lang)
     if allowed:
         en = f"Yes. {r_l} (Spell Speed {r_speed}) can be chained to {t_l} (Spell Speed {t_speed})."
@@ -117,6 +134,11 @@ def chain_decision(
         [s.source for s in steps if s.source],
         "chain-spell-speed",
     )
+
+
+def _section(kg: KnowledgeGraph, node_id: str | None) -> str | None:
+    section = kg.section_of(node_id) if node_id and node_id in kg else None
+    return section.id if section else None
 
 
 def _any_chain(kg: KnowledgeGraph, responder: Mention, lang: str) -> Decision | None:
@@ -189,7 +211,11 @@ def lone_responder(
     # what Y would respond to, beyond its speed.
     set_up = any(m.start < asked_at and not m.entity.startswith("format/") for m in mentions)
     for m in typed:
-        if set_up or m.start < asked_at or _TARGET_MARK[lang].search(fold(question[: m.start]).rstrip(' "“')):
+        if (
+            set_up
+            or m.start < asked_at
+            or _TARGET_MARK[lang].search(fold(question[: m.start]).rstrip(' "“'))
+        ):
             continue
         if any(0 <= m.start - v <= 12 for v in verbs):
             return m

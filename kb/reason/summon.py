@@ -207,6 +207,9 @@ def _spell_or_trap(kg: KnowledgeGraph, card: str) -> str | None:
 _CARD_KIND_WORDS = {
     "spell": re.compile(r"\b(magias?|magicas?|spells?)\b"),
     "trap": re.compile(r"\b(armadilhas?|traps?)\b"),
+    "monster-effect": re.compile(
+        r"\b(de (?:um )?monstros?|monster(?:'s)? effects?|efeitos? de monstros?)\b"
+    ),
 }
 
 
@@ -317,9 +320,9 @@ def _negation(kg: KnowledgeGraph, negator: str, target: str, lang: str) -> Decis
         of = _spell_or_trap(kg, target) or "monster-effect"
         yes = ACTIVATION_NEG in cap_objects and _negates_activation(kg, negator, of) is not None
         cap = ACTIVATION_NEG if yes else SUMMON_NEG
-        rule = best(
-            [f for f in kg.out(NON_INHERENT, "negatable_by" if yes else "not_negatable_by")]
-        )
+        rules = kg.out(NON_INHERENT, "negatable_by" if yes else "not_negatable_by")
+        # the rule naming the kind of card that summons ("if the summoning effect is a monster's")
+        rule = best([f for f in rules if _speaks_of(kg, f.source, of)]) or best(rules)
         rule_pred = "negatable_by" if yes else "not_negatable_by"
     if rule is not None:
         steps.append(
