@@ -49,3 +49,45 @@ def test_a_monster_s_own_summon_cites_the_rule_on_monster_effects(
     assert result["verdict"] == "yes"
     texts = [c["text"] for c in result["citations"][:3]]
     assert any("de um monstro" in t for t in texts)
+
+
+@pytest.mark.parametrize(
+    ("question", "verdict"),
+    [
+        # a card that negates Summons, used in response to one, negates it
+        (
+            "Can I activate Solemn Judgment in response to the Special Summon of Cyber Dragon?",
+            "yes",
+        ),
+        # "why can't I X?" is decided as "can I X?"
+        (
+            "Why can't I activate Solemn Judgment in response to the Special Summon of Tragoedia?",
+            "no",
+        ),
+    ],
+)
+def test_activating_a_summon_negator_in_response(
+    hash_service: RulingsService, question: str, verdict: str
+) -> None:
+    result = hash_service.ask(question)
+    assert result["verdict"] == verdict and result["reasoner"] == "summon-negation"
+    assert result["question"] == question
+
+
+@pytest.mark.parametrize(
+    ("question", "presupposed"),
+    [
+        ("Why can't I chain Pot of Greed?", "Can I chain Pot of Greed?"),
+        ("Why doesn't Jinzo's effect start a chain?", "Does Jinzo's effect start a chain?"),
+        ("Por que não posso encadear Pot of Greed?", "Posso encadear Pot of Greed?"),
+        ("Por que eu não posso ativar?", "Eu posso ativar?"),
+        ("Why does the last link resolve first?", None),  # no negation presupposed
+        ("Can I chain it?", None),
+    ],
+)
+def test_why_not_questions_presuppose_a_yes_no_question(
+    question: str, presupposed: str | None
+) -> None:
+    from kb.answering.question import why_not_as_yes_no
+
+    assert why_not_as_yes_no(question) == presupposed

@@ -6,7 +6,7 @@ from typing import Any
 
 from kb.answering import calibration
 from kb.answering.calibration import Calibration
-from kb.answering.question import Question, read_question
+from kb.answering.question import Question, read_question, why_not_as_yes_no
 from kb.answering.relevance import Reading, Relevance, card_topics, coverage
 from kb.answering.scope import Vocabulary, uncovered_topic
 from kb.formats import Formats
@@ -100,6 +100,10 @@ class Answerer:
         return read_question(text, fmt, self.index.linker, self.formats)
 
     def answer(self, text: str, fmt: str | None, k: int) -> dict[str, Any]:
+        presupposed = why_not_as_yes_no(text)
+        if presupposed is not None:
+            # "Why can't I X?": decided as "Can I X?", the reasoning is the why
+            return {**self.answer(presupposed, fmt, k), "question": text}
         q = self.read(text, fmt)
         hits = self.index.search(text, SearchOptions(k=max(k, 8), format=q.format), q.mentions)
         own = q.format is not None and q.format != self.formats.base

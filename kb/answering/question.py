@@ -156,3 +156,44 @@ def is_yes_no(text: str) -> bool:
     if _WHOEVER.search(q):
         return True  # "quem começa compra carta?": whoever starts, does he draw?
     return not (_OPEN.search(head) or _OPEN_NEAR.search(head) or _OPEN_VALUE.search(q))
+
+
+# "Why can't I X?" presupposes "I cannot X": the KB answers the yes/no question under it ("Can I
+# X?"), its reasoning being the why. (pt: "Por que não posso X?" → "Posso X?")
+_WHY_NOT_EN = re.compile(
+    r"^\s*why\s+(can'?t|cannot|couldn'?t|won'?t|doesn'?t|don'?t|isn'?t|aren'?t)\b", re.IGNORECASE
+)
+_WHY_NOT_PT = re.compile(r"^\s*(?:por\s*qu[eê]|pq)\s+((?:\w+\s+){0,2}?)n[aã]o\s+", re.IGNORECASE)
+_POSITIVE_EN = {
+    "can't": "can",
+    "cant": "can",
+    "cannot": "can",
+    "couldn't": "could",
+    "couldnt": "could",
+    "won't": "will",
+    "wont": "will",
+    "doesn't": "does",
+    "doesnt": "does",
+    "don't": "do",
+    "dont": "do",
+    "isn't": "is",
+    "isnt": "is",
+    "aren't": "are",
+    "arent": "are",
+}
+
+
+def why_not_as_yes_no(text: str) -> str | None:
+    """The yes/no question a "why not" question presupposes, or None when it is none."""
+    m = _WHY_NOT_EN.match(text)
+    if m:
+        verb = _POSITIVE_EN.get(m.group(1).lower().replace("’", "'"))
+        if verb is None:
+            return None
+        rest = text[m.end() :]
+        return verb[0].upper() + verb[1:] + rest
+    m = _WHY_NOT_PT.match(text)
+    if m:
+        rest = (m.group(1) or "") + text[m.end() :]
+        return rest[0].upper() + rest[1:] if rest else None
+    return None

@@ -24,6 +24,12 @@ _NEGATE = re.compile(
     r"\b(neg\w*|stop\w*|impedi\w*|para[rs]?|pega|works? (?:against|on)|funciona (?:contra|em)|"
     r"against|contra)\b"
 )
+# "Activate Solemn Judgment in response to the Special Summon of X": a card that negates Summons,
+# used on one, negates it.
+_IN_RESPONSE_TO_SUMMON = re.compile(
+    r"\b(?:in response to (?:the |a )?(?:special |normal )?summon\w*|"
+    r"em resposta (?:a|à) (?:uma? )?invoca\w*)"
+)
 _CHAIN = re.compile(r"\b(chain|corrente|cadeia|encadea\w*)\b")
 _SUMMON_WORD = re.compile(r"\b(invoca\w*|invoc\w*|summon\w*|revive\w*|revived)\b")
 _STARTS = re.compile(r"\b(start\w*|inicia\w*|gera\w*|cria\w*|comec\w*|begin\w*|form\w*)\b")
@@ -47,7 +53,15 @@ def summon_decision(
     # A Spell or Trap listed with a summon kind is the card that summons, never the summoned one.
     summoned = [e for e in listed if not _spell_or_trap(kg, e)]
     negators = [e for e in cards if kg.out(e, "has_capability")]
-    if _NEGATE.search(q) and negators and not _DAMAGE.search(q):
+    summon_negators = [
+        e for e in negators if any(f.object == SUMMON_NEG for f in kg.out(e, "has_capability"))
+    ]
+    if _IN_RESPONSE_TO_SUMMON.search(q) and summon_negators and not _NEGATE.search(q):
+        negators = summon_negators
+        negating = True
+    else:
+        negating = bool(_NEGATE.search(q))
+    if negating and negators and not _DAMAGE.search(q):
         # A Spell or Trap named beside a Summon is what summons (the asker says so: "the summon
         # made by Monster Reborn"); it decides the kind, whatever monster it brings back.
         named = cards if _SUMMON_WORD.search(q) else listed
