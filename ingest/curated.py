@@ -303,6 +303,15 @@ def load_glossary(path: Path) -> Curated:
             facts.append(
                 Fact(cid, "broader", concept_id(str(item["broader"])), None, "curated", meta)
             )
+        # Kinds that exclude each other (a Limited card is not Semi-Limited, an Ignition Effect
+        # is not a Trigger Effect): a rule about one says nothing of the other.
+        disjoint = item.get("disjoint_with") or []
+        if not isinstance(disjoint, list):
+            raise IngestError(
+                str(path), f"concept {slug!r}: disjoint_with must be a list of concept ids", line
+            )
+        for other in disjoint:
+            facts.append(Fact(cid, "disjoint_with", concept_id(str(other)), None, "curated", meta))
         activated = item.get("activated")
         if activated is not None:
             if not isinstance(activated, bool):

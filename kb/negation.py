@@ -58,9 +58,16 @@ _NO_SUBJECT = rf"(?:^|(?<=[,.;:!?]\s)|(?<=^\W))no (?:[\w-]+ ){{1,3}}{_EN_MODALS}
 
 # Negation in a (Portuguese) document clause.
 DOC_NEGATION = re.compile(rf"\b({'|'.join(NEGATORS_PT[:-1])}|ilegal|ilegais)\b")
+# English "no" as the object's determiner of having: "the turn player has no priority", "there
+# is no distinction" (as "não tem", "não há"). A requirement ("must have no Extra Deck", "precisam
+# estar sem") describes, it does not deny.
+_HAS_NO = (
+    r"(?<!must )(?<!to )\b(?:has|have|had|gets?|got|there (?:is|are|was|were|'s))\s+no\b"
+    r"(?! longer)"
+)
 # Negation anywhere in a question or a curated statement, pt or en.
 ANY_NEGATION = re.compile(
-    rf"\b({'|'.join((*NEGATORS_PT, *NEGATORS_EN, *DENIERS))})\b|{_NO_SUBJECT}"
+    rf"\b({'|'.join((*NEGATORS_PT, *NEGATORS_EN, *DENIERS))})\b|{_NO_SUBJECT}|{_HAS_NO}"
 )
 # A denying predicate ("… é ilegal?"): it negates the clause it ends, relative clause or not.
 DENYING = re.compile(rf"\b({'|'.join(DENIERS[:-1])})\b")

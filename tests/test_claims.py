@@ -11,7 +11,8 @@ from ingest.corpus import SourceDocument
 from kb.errors import IngestError
 from kb.graph import KnowledgeGraph
 from kb.link import Entry, Linker
-from kb.model import Node, Span
+from kb.model import Fact, Node, Span
+from kb.reason.claims import disjoint_kinds, other_kind
 
 TEXT = (
     "Regras\n\n"
@@ -142,3 +143,27 @@ def test_a_card_class_is_one_class_as_monster_or_summon() -> None:
     assert _class_kinds({"concept/synchro-monster", "card/sangan"}) == {"synchro"}
     assert _class_kinds({"concept/synchro-summon"}) == _class_kinds({"concept/synchro-monster"})
     assert _class_kinds({"concept/special-summon", "concept/monster-card"}) == set()
+
+
+def test_a_claim_about_another_of_exclusive_kinds_is_another_case() -> None:
+    disjoint = {
+        "concept/limited": frozenset({"concept/semi-limited"}),
+        "concept/semi-limited": frozenset({"concept/limited"}),
+    }
+    asked = {"concept/semi-limited", "concept/team"}
+    assert other_kind(asked, {"concept/limited", "concept/team"}, disjoint)
+    # naming the asked kind too ("limited to two copies of a Semi-Limited card"): the same case
+    assert not other_kind(asked, {"concept/limited", "concept/semi-limited"}, disjoint)
+    assert not other_kind(asked, {"concept/team"}, disjoint)
+    # a question naming both kinds asks of both
+    assert not other_kind(
+        {"concept/limited", "concept/semi-limited"}, {"concept/limited"}, disjoint
+    )
+
+
+def test_exclusive_kinds_are_read_both_ways() -> None:
+    kg = KnowledgeGraph([], [Fact("concept/a", "disjoint_with", "concept/b", None, "curated")])
+    assert disjoint_kinds(kg) == {
+        "concept/a": frozenset({"concept/b"}),
+        "concept/b": frozenset({"concept/a"}),
+    }

@@ -279,3 +279,25 @@ def test_every_card_and_concept_has_labels(kg: KnowledgeGraph) -> None:
         # Cards of the card database that were never printed in Portuguese have no pt name.
         assert n.label_en and (n.label_pt or n.props.get("origin") == "carddb"), n.id
     assert len(kg.of_type("Concept")) >= 150
+
+
+KINDS = """
+concepts:
+  - id: limited
+    en: Limited
+    pt: Limitado
+    disjoint_with: [semi-limited]
+  - id: semi-limited
+    en: Semi-Limited
+    pt: Semi-Limitado
+"""
+
+
+def test_kinds_excluding_each_other_are_facts(tmp_path: Path) -> None:
+    cur = load_glossary(write(tmp_path, "glossary.yaml", KINDS))
+    assert {(f.subject, f.predicate, f.object) for f in cur.facts} == {
+        ("concept/limited", "disjoint_with", "concept/semi-limited")
+    }
+    bad = KINDS.replace("disjoint_with: [semi-limited]", "disjoint_with: [nowhere]")
+    with pytest.raises(IngestError, match="unknown"):
+        load_glossary(write(tmp_path, "glossary.yaml", bad))

@@ -5,13 +5,17 @@ from __future__ import annotations
 import pytest
 
 from kb.answering.question import detect_lang
+from kb.link import Entry, Linker
 from kb.reason.statement import (
     condition_flipped,
+    link_numbers,
     opposed,
     other_case,
+    other_links,
     prevented_action,
     question_negated,
     requirement_skipped,
+    same_counts,
     stated_negative,
     states_action,
 )
@@ -28,6 +32,12 @@ from kb.reason.statement import (
         ("Um card Proibido não pode ser usado no Deck Principal.", True),
         ("You cannot pay a cost unless you have enough Life Points.", True),
         ("Se você não puder comprar, você perde o duelo.", False),
+        # English "no" determining what one has, as "não tem", "não há"
+        ("The turn player has no priority to activate another card as Chain Link 1.", True),
+        ("All Special Summons work alike; there is no distinction between them.", True),
+        # a requirement, not a denial ("precisam estar sem Deck Adicional"), nor "no longer"
+        ("Both duelists of the team must have no Extra Deck.", False),
+        ("It keeps applying until it is no longer face-up.", False),
     ],
 )
 def test_a_negation_inside_a_condition_does_not_make_the_statement_negative(
@@ -128,3 +138,46 @@ def test_preventing_players_from_an_action_asks_whether_they_cannot() -> None:
         prevented_action("Can Fake Trap stop Raigeki Break from destroying my Trap Monster?")
         is None
     )
+
+
+def test_each_one_separately_against_all_as_a_whole_is_opposed() -> None:
+    whole = "Swords of Revealing Light counts three turns of the opponent team as a whole."
+    assert opposed("Do Swords of Revealing Light count each opponent's turn separately?", whole)
+    assert opposed(
+        "As Espadas contam os turnos de cada oponente separadamente?",
+        "As Espadas contam os turnos da equipe adversária como um todo.",
+    )
+    assert not opposed("Do they count the team's turns as a whole?", whole)
+
+
+LINKER = Linker(
+    [
+        Entry("card/sangan", "Card", "Sangan", ("Sangan",)),
+        Entry(
+            "card/caius", "Card", "Caius the Shadow Monarch", ("Caius", "Caius the Shadow Monarch")
+        ),
+    ]
+)
+
+
+def test_chain_link_numbers_belong_to_the_card_named_before_them() -> None:
+    text = "you may put Caius's effect as Chain Link 1 and Sangan's as Chain Link 2"
+    assert link_numbers(text, LINKER) == {"card/caius": {1}, "card/sangan": {2}}
+    assert link_numbers("o Sangan fica como elo 1 da corrente?", LINKER) == {"card/sangan": {1}}
+    assert link_numbers("Sangan goes to the Graveyard.", LINKER) == {}
+
+
+def test_a_statement_putting_the_asked_card_on_another_link_is_another_case() -> None:
+    question = "Edison: if I tribute Sangan for Caius, is Sangan's effect Chain Link 1?"
+    swapped = "You may put Caius's effect as Chain Link 1 and Sangan's as Chain Link 2."
+    same = "Sangan's effect is Chain Link 1 and Caius's effect is Chain Link 2."
+    assert other_links(question, swapped, LINKER)
+    assert not other_links(question, same, LINKER)
+    assert not other_links("Does Sangan trigger?", swapped, LINKER)
+
+
+def test_a_statement_giving_the_number_asked_speaks_of_the_case() -> None:
+    question = "In Tag, can a team have four copies of a Semi-Limited card across both decks?"
+    assert same_counts(question, "Each duelist may run two copies, so a team can have four copies.")
+    assert not same_counts(question, "A team is limited to two copies across both Decks.")
+    assert same_counts("A dupla pode ter 4 cópias?", "a equipe pode ter quatro cópias no total")

@@ -27,6 +27,7 @@ from kb.reason.statement import (
     best_clause,
     contradicts,
     question_negated,
+    same_counts,
     stated_amount,
 )
 from kb.search.index import Hit, SearchIndex, SearchOptions
@@ -222,20 +223,18 @@ class Answerer:
         ranked = self.claims.rank(q.text, q.mentions, q.format, lang=q.lang)
         # The best claim must speak to the question; a lower one does not take its place unless
         # the two align alike (within TIE_MARGIN: the order between them is the embedding's noise)
-        # and every word of the question is one the rules use.
+        # and every word of the question is one the rules use. Of tied claims that speak, one
+        # giving the very number asked ("four copies?" against "… can have four copies") decides.
         if ranked:
             margin = 0.0 if reading.off_topic else TIE_MARGIN
-            fit = next(
-                (
-                    i
-                    for i, m in enumerate(ranked)
-                    if m.score >= ranked[0].score - margin
-                    and self._claim_speaks(m, q, reading, cards)
-                ),
-                None,
-            )
-            if fit is None:
+            tied = [
+                i
+                for i, m in enumerate(ranked)
+                if m.score >= ranked[0].score - margin and self._claim_speaks(m, q, reading, cards)
+            ]
+            if not tied:
                 return None
+            fit = next((i for i in tied if same_counts(q.text, ranked[i].statement)), tied[0])
             ranked = [ranked[fit], *ranked[:fit], *ranked[fit + 1 :]]
         if not ranked or ranked[0].score < CLAIM_MIN:
             return None

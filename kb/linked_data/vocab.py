@@ -175,6 +175,14 @@ PROPERTIES: tuple[Term, ...] = (
         "Concept",
     ),
     Term(
+        "disjointWith",
+        "disjoint with",
+        "disjunto de",
+        "Two kinds exclude each other (a Limited card is not Semi-Limited).",
+        "Concept",
+        "Concept",
+    ),
+    Term(
         "appliesWithout",
         "applies without",
         "se aplica sem",

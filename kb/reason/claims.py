@@ -28,6 +28,7 @@ from kb.reason.statement import (
     last_sentence,
     opposed,
     other_case,
+    other_links,
     prevented_action,
     question_negated,
     requirement_skipped,
@@ -44,8 +45,8 @@ FORMAT_MARGIN = 0.15  # a claim of another format this close to the best one com
 GENERAL_PENALTY = 0.02  # a general claim yields to one of the format asked about
 CARD_BONUS = 0.06  # a claim about the very card the question names
 ASKED_WEIGHT = 1.0  # the asking sentence's stems weigh again (what is asked, not the set-up)
-OTHER_CASE = 0.08
-CLASS_PENALTY = 0.05  # a claim about cards in general, for a question about a card class  # a claim about other parties or numbers than the question's
+OTHER_CASE = 0.08  # a claim about other parties, numbers, kinds or Chain Links than the question's
+CLASS_PENALTY = 0.05  # a claim about cards in general, for a question about a card class
 # The facts that put a card in a class, and the classes nearly every monster has (no signal).
 CLASS_PREDICATES = frozenset({"instance_of", "has_effect_type", "summoned_by"})
 EVERY_MONSTER = frozenset({"concept/monster-card", "concept/effect-monster"})
@@ -56,6 +57,28 @@ _CLASS = re.compile(
     r"^concept/(fusion|gemini|link|pendulum|ritual|spirit|synchro|toon|tuner|union|xyz)-"
     r"(monster|summon)$"
 )
+
+
+def disjoint_kinds(kg: KnowledgeGraph) -> dict[str, frozenset[str]]:
+    """Each concept → the kinds it excludes (`disjoint_with` facts, read both ways)."""
+    out: dict[str, set[str]] = {}
+    for f in kg.with_predicate("disjoint_with"):
+        out.setdefault(f.subject, set()).add(f.object)
+        out.setdefault(f.object, set()).add(f.subject)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def other_kind(
+    asked: set[str] | frozenset[str],
+    stated: set[str] | frozenset[str],
+    disjoint: dict[str, frozenset[str]],
+) -> bool:
+    """The statement is about another kind than the question's, of kinds that exclude each
+    other: it names a kind excluding one the question names, and not that one ("a Limited card"
+    for a question about a Semi-Limited one, an Ignition Effect for one about a Trigger Effect)."""
+    return any(
+        kind not in stated and (disjoint.get(kind, frozenset()) & stated) - asked for kind in asked
+    )
 
 
 def _class_kinds(entities: set[str] | frozenset[str]) -> set[str]:
@@ -96,6 +119,7 @@ class ClaimReader:
         self.index = index
         self.formats = formats
         self.base = formats.base
+        self.disjoint = disjoint_kinds(kg)
         _ = self._meta  # read the claims once at start-up, not on the first question
 
     @cached_property
@@ -155,7 +179,11 @@ class ClaimReader:
                 score -= GENERAL_PENALTY
             statement = (n.label_en if side == 0 else n.label_pt) or ""
             positive = bool(n.props["holds"]) and not info.negative[side]
-            if other_case(question, statement, positive):
+            if (
+                other_case(question, statement, positive)
+                or other_kind(q_ents, info.entities, self.disjoint)
+                or (not positive and other_links(question, statement, self.index.linker))
+            ):
                 score -= OTHER_CASE
             scored.append((score, i, side))
         scored.sort(key=lambda t: -t[0])
@@ -171,7 +199,11 @@ class ClaimReader:
                 or (
                     holds
                     and not negative
-                    and (differs(question, statement) or condition_unmet(question, statement))
+                    and (
+                        differs(question, statement)
+                        or condition_unmet(question, statement)
+                        or other_links(question, statement, self.index.linker)
+                    )
                 )
             ):
                 truth = not truth

@@ -303,6 +303,11 @@ _OPPOSITES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
             r"\b(attack position|posicao de ataque)\b",
             r"\b(defen[sc]e position|posicao de defesa)\b",
         ),
+        # counting or treating each one on its own, or all of them as one
+        (
+            r"\b(separately|individually|separadamente|individualmente|em separado)\b",
+            r"\b(as a whole|as one|collectively|como um todo|em conjunto|coletivamente)\b",
+        ),
     )
 )
 # A named duelist of a Tag Duel: 1A, 2B, "Duelista A", "duelist B".
@@ -331,6 +336,13 @@ def _other_duelists_or_numbers(question: str, clause: str) -> bool:
         return True
     qc, cc = _counts(fold(last_sentence(question))), _counts(fold(clause))
     return any(qc[u] and cc.get(u) and not qc[u] & cc[u] for u in qc)
+
+
+def same_counts(question: str, clause: str) -> bool:
+    """The clause gives the very number of a unit the asking sentence asks about ("four copies?"
+    against "… a team can have four copies"): it speaks of the case asked."""
+    qc, cc = _counts(fold(last_sentence(question))), _counts(fold(clause))
+    return any(qc[u] & cc.get(u, set()) for u in qc)
 
 
 def opposed(question: str, clause: str) -> bool:
@@ -365,6 +377,39 @@ def reversed_order(question: str, statement: str, linker: Linker) -> bool:
     if q is None or s is None:
         return False
     return bool(q[1] & s[0]) and not q[1] & s[1]
+
+
+# A Chain Link's number ("Chain Link 1", "Elo 2", "CL3"), read on the original text.
+_LINK_NUMBER = re.compile(r"\b(?:chain link|elo|cl)\s*(\d+)\b", re.IGNORECASE)
+
+
+def link_numbers(text: str, linker: Linker) -> dict[str, set[int]]:
+    """The Chain Link numbers a text gives each card: the card named last before the number
+    ("Sangan's effect is Chain Link 1 and Caius's is Chain Link 2", "o Sangan fica como elo 1")."""
+    numbers = list(_LINK_NUMBER.finditer(text))
+    if not numbers:
+        return {}
+    cards = sorted(
+        (x for x in linker.link(text) if x.entity.startswith("card/")), key=lambda x: x.start
+    )
+    out: dict[str, set[int]] = {}
+    for m in numbers:
+        before = [x for x in cards if x.end <= m.start()]
+        if before:
+            out.setdefault(before[-1].entity, set()).add(int(m.group(1)))
+    return out
+
+
+def other_links(question: str, statement: str, linker: Linker) -> bool:
+    """The statement puts a card the question places on a Chain Link on another link ("is
+    Sangan Chain Link 1?" against "… Caius as Chain Link 1 and Sangan as Chain Link 2")."""
+    if not _LINK_NUMBER.search(statement):
+        return False
+    asked = link_numbers(last_sentence(question), linker)
+    if not asked:
+        return False
+    stated = link_numbers(statement, linker)
+    return any(card in stated and not n & stated[card] for card, n in asked.items())
 
 
 def contradicts(question: str, clause: str) -> bool:
