@@ -196,11 +196,7 @@ def lone_responder(
     """The one thing with a spell speed a question asks to chain, with nothing named to chain it
     to: "Can you chain Normal Trap Cards?" (the chain verb's object). None when it is what is
     responded to ("can I chain to X?") or when it does something besides ("X starts a chain")."""
-    typed = [
-        m
-        for m in _merged(kg, mentions, question)
-        if spell_speed(kg, m.entity) is not None and not m.entity.endswith("/chain")
-    ]
+    typed = _with_speed(kg, mentions, question)
     if len({m.entity for m in typed}) != 1:
         return None
     asked_at = len(question) - len(last_sentence(question))
@@ -238,11 +234,7 @@ def chain_pair(
     responds to the card its set-up activates. A speed named right after a card ("X's Spell Speed 1 effect", "o efeito rápido
     do X") describes that card, not a second one.
     """
-    typed = [
-        m
-        for m in _merged(kg, mentions, question)
-        if spell_speed(kg, m.entity) is not None and not m.entity.endswith("/chain")
-    ]
+    typed = _with_speed(kg, mentions, question)
     unique = _first_of_each(typed)
     if len(unique) < 2:
         return None
@@ -308,6 +300,15 @@ def chain_pair(
     if responder is None:
         responder = next(m for m in unique if m is not target)
     return responder, target
+
+
+def _with_speed(kg: KnowledgeGraph, mentions: list[Mention], question: str) -> list[Mention]:
+    """The mentions with a known spell speed (a speed describing a card merged into it)."""
+    return [
+        m
+        for m in _merged(kg, mentions, question)
+        if spell_speed(kg, m.entity) is not None and not m.entity.endswith("/chain")
+    ]
 
 
 def _first_of_each(mentions: list[Mention]) -> list[Mention]:

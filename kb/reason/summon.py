@@ -11,6 +11,7 @@ import re
 from kb.answering.question import Question
 from kb.graph import KnowledgeGraph
 from kb.ids import concept_id, fold
+from kb.model import Fact
 from kb.reason import Decision, Knowledge, Step
 from kb.reason.damage import _DAMAGE
 from kb.reason.facts import best, label, provenance
@@ -109,6 +110,17 @@ _ANY_NEGATOR = re.compile(
 )
 
 
+def _kind_step(kg: KnowledgeGraph, target: str, kind: Fact) -> Step:
+    """The step stating the Special Summon kind of `target` (card or class), citing its fact."""
+    inherent = kind.object == INHERENT
+    return Step(
+        f"{label(kg, target, 'en')} is a{'n inherent' if inherent else ' non-inherent'} Special Summon.",
+        f"{label(kg, target, 'pt')} é uma Invocação-Especial {'inerente' if inherent else 'não-inerente'}.",
+        kind.source,
+        provenance(kind),
+    )
+
+
 def _negatable_at_all(kg: KnowledgeGraph, target: str, lang: str) -> Decision | None:
     """Whether some card can negate the Special Summon of `target` (a card or a summon class):
     an inherent Summon by a card that negates Summons, a non-inherent one by negating the
@@ -124,14 +136,8 @@ def _negatable_at_all(kg: KnowledgeGraph, target: str, lang: str) -> Decision | 
         "a card that negates Summons" if inherent else "negating the card or effect that summons"
     )
     how_pt = "um card que nega Invocações" if inherent else "negando o card ou efeito que invoca"
-    t_en, t_pt = label(kg, target, "en"), label(kg, target, "pt")
     steps = [
-        Step(
-            f"{t_en} is a{'n inherent' if inherent else ' non-inherent'} Special Summon.",
-            f"{t_pt} é uma Invocação-Especial {'inerente' if inherent else 'não-inerente'}.",
-            kind.source,
-            provenance(kind),
-        ),
+        _kind_step(kg, target, kind),
         Step(
             f"{'Inherent' if inherent else 'Non-inherent'} Special Summons can be negated by {how_en}.",
             f"Invocações-Especiais {'inerentes' if inherent else 'não-inerentes'} podem ser negadas "
@@ -315,14 +321,7 @@ def _negation(kg: KnowledgeGraph, negator: str, target: str, lang: str) -> Decis
     cap_objects = {f.object for f in caps}
     n_label, t_label = label(kg, negator, lang), label(kg, target, lang)
     inherent = kind.object == INHERENT
-    steps = [
-        Step(
-            f"{label(kg, target, 'en')} is a{'n inherent' if inherent else ' non-inherent'} Special Summon.",
-            f"{label(kg, target, 'pt')} é uma Invocação-Especial {'inerente' if inherent else 'não-inerente'}.",
-            kind.source,
-            provenance(kind),
-        )
-    ]
+    steps = [_kind_step(kg, target, kind)]
     rule_pred = "negatable_by"
     if inherent:
         cap = SUMMON_NEG
@@ -408,12 +407,7 @@ def _chain(kg: KnowledgeGraph, target: str, lang: str) -> Decision | None:
     t_label = label(kg, target, lang)
     inherent = kind.object == INHERENT
     steps = [
-        Step(
-            f"{label(kg, target, 'en')} is a{'n inherent' if inherent else ' non-inherent'} Special Summon.",
-            f"{label(kg, target, 'pt')} é uma Invocação-Especial {'inerente' if inherent else 'não-inerente'}.",
-            kind.source,
-            provenance(kind),
-        ),
+        _kind_step(kg, target, kind),
         Step(
             f"{'Non-inherent' if not inherent else 'Inherent'} Special Summons {'always start' if starts else 'do not start'} a Chain.",
             f"Invocações-Especiais {'não-inerentes sempre geram' if starts else 'inerentes não geram'} Corrente.",
