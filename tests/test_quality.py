@@ -136,14 +136,15 @@ def test_card_database_and_real_question_floors(runtime: Runtime) -> None:
     """Cards the documents never name (qa_cards, written before the card database), and the
     questions real players asked (real_*.jsonl, with their source addresses). Measured in
     session 6: qa_cards 0.859 int8 / 0.817 float32 (0.042 before the card database); the three
-    real sets together 0.736 int8 / 0.743 float32 (0.555 at session 5's start)."""
+    real sets together 0.736 int8 / 0.743 float32 (0.555 at session 5's start). Session 7:
+    qa_cards 0.859 in both precisions, real sets 0.838 int8 / 0.845 float32."""
     cards = evaluate_answers(runtime.service, read_jsonl(DATA / "qa_cards.jsonl"))["overall"]
     assert cards["yes_no"] >= 40
-    assert cards["verdict_accuracy"] >= 0.8
+    assert cards["verdict_accuracy"] >= 0.85
     real = [it for path in sorted(DATA.glob("real_*.jsonl")) for it in read_jsonl(path)]
     overall = evaluate_answers(runtime.service, real)["overall"]
     assert overall["yes_no"] >= 140
-    assert overall["verdict_accuracy"] >= 0.72
+    assert overall["verdict_accuracy"] >= 0.82
 
 
 def test_nonsense_is_never_decided(runtime: Runtime) -> None:
@@ -162,7 +163,8 @@ def test_nonsense_is_never_decided(runtime: Runtime) -> None:
 
 def test_language_pairs_agree(runtime: Runtime) -> None:
     """A question and its translation: the same verdict and the same deciding citation.
-    Measured 0.864 of 66 pairs (sessions 5 and 6, int8 and float32; 0.758 before)."""
+    Measured 0.864 of 66 pairs (sessions 5 and 6, int8 and float32; 0.758 before); session 7:
+    0.924 int8, 0.939 float32."""
     pairs = read_jsonl(DATA / "pairs.jsonl")
     agree = 0
     for pair in pairs:
@@ -171,4 +173,4 @@ def test_language_pairs_agree(runtime: Runtime) -> None:
         top = [(a["citations"] or [{"id": None}])[0]["id"] for a in (pt, en)]
         agree += pt["verdict"] == en["verdict"] and top[0] == top[1]
     assert len(pairs) >= 50
-    assert agree / len(pairs) >= 0.85
+    assert agree / len(pairs) >= 0.91
