@@ -283,10 +283,15 @@ def load_glossary(path: Path) -> Curated:
                 props[key] = str(item[key])
         meta = {"file": "glossary.yaml", "line": line}
         speed = item.get("spell_speed")
-        if speed is not None:
+        if speed == "none":
+            # An action, not an activation (a Summon, a Set): it has no Spell Speed.
+            facts.append(
+                Fact(cid, "instance_of", concept_id("speedless-action"), None, "curated", meta)
+            )
+        elif speed is not None:
             if speed not in (1, 2, 3):
                 raise IngestError(
-                    str(path), f"concept {slug!r}: spell_speed must be 1, 2 or 3", line
+                    str(path), f"concept {slug!r}: spell_speed must be 1, 2, 3 or none", line
                 )
             props["spell_speed"] = speed
             facts.append(

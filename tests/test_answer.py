@@ -71,6 +71,22 @@ CONTRACT = {
         ),
         ("Thunder King Rai-Oh pode negar uma Ritual Summon?", "no", "summon-negation"),
         ("Does Black Horn of Heaven work against Synchro Summons?", "yes", "summon-negation"),
+        # Negated by no one named: by whatever card can negate that kind of Summon.
+        ("A invocação do Chaos Sorcerer pode ser negada?", "yes", "summon-negation"),
+        ("Can the Special Summon made by Monster Reborn be negated?", "yes", "summon-negation"),
+        # A Summon or a Set has no Spell Speed: nothing is chained to it, it is responded to.
+        ("Can you chain to a summon?", "no", "speedless-response"),
+        (
+            "Posso encadear alguma coisa quando o oponente Baixa um card?",
+            "no",
+            "speedless-response",
+        ),
+        (
+            "Can Bottomless Trap Hole be activated in response to the Special Summon of Cyber"
+            " Dragon?",
+            "yes",
+            "speedless-response",
+        ),
         # The order of resolution: numbered links, or cards in the order the chain names them.
         ("Então numa corrente o elo 4 resolve antes do elo 3?", "yes", "chain-order"),
         ("Does Chain Link 1 resolve before Chain Link 2?", "no", "chain-order"),
@@ -228,6 +244,26 @@ def test_damage_step_cites_the_rule_and_the_sub_step(svc: RulingsService) -> Non
     assert any("Magias/Armadilhas que modificam ATK/DEF NÃO PODEM" in t for t in texts)
     assert any("Cálice Proibido" in t for t in texts)  # the class rule, with its example
     assert "1, 2, 3" in result["answer"]  # where it may be activated instead
+
+
+def test_damage_step_without_a_sub_step_cites_the_sub_steps_allowing_it(
+    svc: RulingsService,
+) -> None:
+    result = svc.ask("Can I activate Forbidden Chalice during the Damage Step?")
+    assert result["verdict"] == "yes"
+    top = [c["id"] for c in result["citations"][:3]]
+    assert all("/substep-0" in c for c in top), top  # sub-steps 1, 2 and 3 allow it
+    first = result["reasoning"][0]
+    assert first["fact"]["object"] == "concept/atk-def-modifier"  # the card fact, cited
+
+
+def test_damage_step_asks_about_the_card_activated(svc: RulingsService) -> None:
+    result = svc.ask(
+        "Can Herald of Perfection's effect be used in the Damage Step, e.g. to negate Ryko,"
+        " Lightsworn Hunter?"
+    )
+    assert (result["reasoner"], result["verdict"]) == ("damage-step", "yes")
+    assert "Herald of Perfection" in result["answer"]
 
 
 def test_damage_step_is_an_edison_rule(svc: RulingsService) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ingest.extract import dedupe, mentions_of, section_slug
-from kb.ids import concept_id, numbered
+from kb.ids import concept_id, fold, numbered
 from kb.link import Linker
 from kb.model import TEXT_TYPES, Fact, Mention, Node, ParsedDocument, Span
 from kb.negation import NEGATIVE_LEAD as _NEGATIVE
@@ -28,6 +28,17 @@ _ONLY_COUNTERED_BY = re.compile(
 # "Somente os cartões / efeitos que poderiam ser "ativados" pode formar uma cadeia."
 _ONLY_ACTIVATIONS = re.compile(r"\bsomente\b[^.]*\bativad\w*[^.]*\bformar uma cadeia")
 SPEEDS = {n: concept_id(f"spell-speed-{n}") for n in (1, 2, 3)}
+SPEEDLESS = concept_id("speedless-action")
+RESPONSE = concept_id("response")
+# "Qualquer ação que não possuem uma velocidade ortográfica não pode ser acorrentada a. Portanto,
+# essas ações só pode ser respondido a."
+_SPEEDLESS_RULE = re.compile(
+    r"\bacao que nao possu\w* uma velocidade\b[^.]*\bnao pode ser acorrentad"
+)
+_ONLY_RESPONDED = re.compile(r"\bso pode(?:m)? ser respondid")
+# "A Invocação ainda é a última ação, … e você ainda pode responder com …": a Summon responded to
+# by a Chain is still the last action, and can still be responded to.
+_STILL_LAST = re.compile(r"\bainda e a ultima acao\b[^.]*\bainda pode responder")
 # Monster classes that a summon list can name instead of cards ("-Synchros", "-Fusões").
 _CLASS_CONCEPTS = {
     concept_id(c)
@@ -66,7 +77,32 @@ def extract_rulings(doc: ParsedDocument, linker: Linker) -> tuple[list[Node], li
             facts += _speed_facts(node, found, int(section[-1]), linker)
         if section == "chain-link" and _ONLY_ACTIVATIONS.search(node.text.casefold()):
             facts.append(Fact(CHAIN, "formed_only_by", ACTIVATION, node.id, "document"))
+        if section == "chain-start":
+            facts += _speedless_facts(node)
     return nodes, facts
+
+
+def _speedless_facts(node: Node) -> list[Fact]:
+    """What can be done to an action without a Spell Speed (a Summon): not chained to, only
+    responded to, still responded to while a Chain built on it is open."""
+    text = fold(node.text or "")
+    facts: list[Fact] = []
+    if _SPEEDLESS_RULE.search(text):
+        facts.append(Fact(SPEEDLESS, "cannot_be_chained_to", CHAIN, node.id, "document"))
+        if _ONLY_RESPONDED.search(text):
+            facts.append(Fact(SPEEDLESS, "can_be_responded_to", RESPONSE, node.id, "document"))
+    if _STILL_LAST.search(text):
+        facts.append(
+            Fact(
+                SPEEDLESS,
+                "can_be_responded_to",
+                RESPONSE,
+                node.id,
+                "document",
+                {"within_chain": True},
+            )
+        )
+    return facts
 
 
 def _summon_class(node: Node) -> str:
@@ -131,7 +167,10 @@ def _negation_rules(node: Node, found: list[Mention], summon: str) -> list[Fact]
     lowered = text.casefold()
     if "chain" in lowered and ("gera" in lowered):
         pred = "does_not_start_chain" if "não gera" in lowered else "starts_chain"
-        return [Fact(summon, pred, CHAIN, node.id, "document")]
+        out = [Fact(summon, pred, CHAIN, node.id, "document")]
+        if "pode ser respondida" in lowered:  # "(mas pode ser respondida normalmente por …)"
+            out.append(Fact(summon, "can_be_responded_to", RESPONSE, node.id, "document"))
+        return out
     if "negad" not in lowered and "negar" not in lowered:
         return facts
     if "special summon" in lowered and "negam special summon" in lowered:

@@ -175,6 +175,22 @@ PROPERTIES: tuple[Term, ...] = (
         "Concept",
     ),
     Term(
+        "cannotBeChainedTo",
+        "cannot be chained to",
+        "não pode ser encadeado",
+        "An action no Chain Link can be added to (it has no Spell Speed: a Summon).",
+        "Concept",
+        "Concept",
+    ),
+    Term(
+        "canBeRespondedTo",
+        "can be responded to",
+        "pode ser respondido",
+        "An action a card or effect can be activated in response to.",
+        "Concept",
+        "Concept",
+    ),
+    Term(
         "disjointWith",
         "disjoint with",
         "disjunto de",

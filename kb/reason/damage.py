@@ -17,9 +17,9 @@ from kb.answering.question import Question
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.ids import concept_id, fold
-from kb.model import Node
+from kb.model import Fact, Node
 from kb.reason import Decision, Knowledge, Step
-from kb.reason.facts import label, steps_of
+from kb.reason.facts import best, label, provenance, steps_of
 from kb.reason.statement import question_negated
 
 _DAMAGE = re.compile(
@@ -58,28 +58,36 @@ SUBSTEP_NAMES = {
 @dataclass(frozen=True)
 class DamageClass:
     """A class of card/effect a Damage Step rule speaks about: its key (the `class` of the rule's
-    `rules_activation` facts), its names and who belongs."""
+    `rules_activation` facts), its names, and the fact that makes a card a member (None: not one)."""
 
     key: str
     en: str
     pt: str
-    member: Callable[[KnowledgeGraph, str], bool]
+    member: Callable[[KnowledgeGraph, str], Fact | None]
 
 
-def _is(kg: KnowledgeGraph, card: str, concept: str) -> bool:
-    return any(f.object == concept_id(concept) for f in kg.out(card, "instance_of"))
+def _is(kg: KnowledgeGraph, card: str, concept: str) -> Fact | None:
+    return best([f for f in kg.out(card, "instance_of") if f.object == concept_id(concept)])
 
 
-def _can(kg: KnowledgeGraph, card: str, capability: str) -> bool:
-    return any(f.object == concept_id(capability) for f in kg.out(card, "has_capability"))
+def _can(kg: KnowledgeGraph, card: str, capability: str) -> Fact | None:
+    return best([f for f in kg.out(card, "has_capability") if f.object == concept_id(capability)])
 
 
-def _spell_trap(kg: KnowledgeGraph, card: str) -> bool:
+def _spell_trap(kg: KnowledgeGraph, card: str) -> Fact | None:
     return _is(kg, card, "spell-card") or _is(kg, card, "trap-card")
 
 
-def _monster(kg: KnowledgeGraph, card: str) -> bool:
+def _monster(kg: KnowledgeGraph, card: str) -> Fact | None:
     return _is(kg, card, "monster-card")
+
+
+def _both(
+    kind: Callable[[KnowledgeGraph, str], Fact | None],
+    deciding: Callable[[KnowledgeGraph, str], Fact | None],
+) -> Callable[[KnowledgeGraph, str], Fact | None]:
+    """Member of a kind (monster, Spell/Trap) with a deciding fact: that fact, which is cited."""
+    return lambda kg, c: deciding(kg, c) if kind(kg, c) is not None else None
 
 
 # In the order the classes are tried: the first class a card belongs to, and that the rule
@@ -95,37 +103,37 @@ CLASSES: tuple[DamageClass, ...] = (
         "spell-trap-atk-def",
         "a Spell/Trap that modifies ATK/DEF",
         "uma Magia/Armadilha que modifica ATK/DEF",
-        lambda kg, c: _spell_trap(kg, c) and _is(kg, c, "atk-def-modifier"),
+        _both(_spell_trap, lambda kg, c: _is(kg, c, "atk-def-modifier")),
     ),
     DamageClass(
         "monster-activation-negation",
         "a monster effect that negates activations",
         "um efeito de monstro que nega ativações",
-        lambda kg, c: _monster(kg, c) and _can(kg, c, "activation-negation"),
+        _both(_monster, lambda kg, c: _can(kg, c, "activation-negation")),
     ),
     DamageClass(
         "monster-atk-def",
         "a monster effect that modifies ATK/DEF",
         "um efeito de monstro que modifica ATK/DEF",
-        lambda kg, c: _monster(kg, c) and _is(kg, c, "atk-def-modifier"),
+        _both(_monster, lambda kg, c: _is(kg, c, "atk-def-modifier")),
     ),
     DamageClass(
         "monster-effect-negation",
         "a monster effect that only negates effects",
         "um efeito de monstro que só nega efeitos",
-        lambda kg, c: _monster(kg, c) and _can(kg, c, "effect-negation"),
+        _both(_monster, lambda kg, c: _can(kg, c, "effect-negation")),
     ),
     DamageClass(
         "spell-trap-activation-negation",
         "a Spell Speed 2 Spell/Trap that negates activations",
         "uma Magia/Armadilha de Velocidade 2 que nega ativações",
-        lambda kg, c: _spell_trap(kg, c) and _can(kg, c, "activation-negation"),
+        _both(_spell_trap, lambda kg, c: _can(kg, c, "activation-negation")),
     ),
     DamageClass(
         "spell-trap-effect-negation",
         "a Spell Speed 2 Spell/Trap that negates effects",
         "uma Magia/Armadilha de Velocidade 2 que nega efeitos",
-        lambda kg, c: _spell_trap(kg, c) and _can(kg, c, "effect-negation"),
+        _both(_spell_trap, lambda kg, c: _can(kg, c, "effect-negation")),
     ),
     DamageClass(
         "spell-trap-unlisted",
@@ -152,8 +160,23 @@ def substep_of(question: str) -> int | None:
 
 
 def decide_damage_step(kb: Knowledge, q: Question) -> Decision | None:
-    """May the one card the question names be activated in the Damage Step (or a sub-step)?"""
-    return damage_decision(kb.kg, kb.formats, q.text, q.cards, q.format)
+    """May the card the question names be activated in the Damage Step (or a sub-step)?"""
+    card = asked_card(q)
+    return damage_decision(kb.kg, kb.formats, q.text, [card] if card else q.cards, q.format)
+
+
+def asked_card(q: Question) -> str | None:
+    """Of several cards, the one whose activation is asked: the last named before the verb
+    ("Can Herald of Perfection's effect be used … to negate Ryko?"), else the first after it
+    ("Posso ativar Berserker Crush …?"). None when the question names no card or one."""
+    cards = [m for m in q.mentions if m.entity.startswith("card/")]
+    verb = _ACTIVATE.search(q.folded)
+    if len({m.entity for m in cards}) < 2 or verb is None:
+        return None
+    before = [m for m in cards if m.end <= verb.start()]
+    if before:
+        return before[-1].entity
+    return cards[0].entity
 
 
 def damage_decision(
@@ -168,9 +191,13 @@ def damage_decision(
     rule = rules[0]
     card = cards[0]
     whole = {f.props.get("class"): f for f in kg.into(rule.id, "rules_activation")}
-    cls = next((c for c in CLASSES if c.key in whole and c.member(kg, card)), None)
-    if cls is None:
+    member = next(
+        ((c, f) for c in CLASSES if c.key in whole for f in [c.member(kg, card)] if f is not None),
+        None,
+    )
+    if member is None:
         return None
+    cls, member_fact = member
     rule_fact = whole[cls.key]
     bullet = kg.node(rule_fact.subject)
     per_step = rule_fact.props.get("allowed") is None
@@ -201,7 +228,8 @@ def damage_decision(
         Step(
             f"{name_en} is {cls.en}.",
             f"{name_pt} é {cls.pt}.",
-            None,
+            member_fact.source if member_fact.source in kg else None,
+            provenance(member_fact),
         ),
         Step(
             f"{rule_en} on {cls.en}: {bullet.text}",
@@ -212,13 +240,18 @@ def damage_decision(
     sources = [bullet.id]
     where_en = ", ".join(str(n) for n in sorted(allowed)) or "none"
     if per_step:
+        # Allowed in some sub-step: the bullets allowing it decide "may it be activated in the
+        # Damage Step?"; the general bullet (where it is not) follows.
+        first = allowed[min(allowed)] if allowed else None
         steps.append(
             Step(
                 f"Sub-steps whose rules allow it: {where_en}.",
                 f"Sub-etapas cujas regras permitem: {where_en}.",
-                None,
+                first.id if first is not None else None,
             )
         )
+        if wanted is None:  # each sub-step named in the answer is cited, in order
+            sources[:0] = list(dict.fromkeys(allowed[n].id for n in sorted(allowed)))
         if wanted is not None:
             cited = allowed.get(wanted) or forbidding.get(wanted)
             if cited is not None:

@@ -18,6 +18,7 @@ from kb.reason.chain import decide_chain, decide_order, decide_resolution, resol
 from kb.reason.continuous import chain_rule, decide_continuous
 from kb.reason.damage import damage_rules, decide_damage_step
 from kb.reason.lp_cost import cost_limits, decide_lp_cost
+from kb.reason.response import decide_response, response_rules
 from kb.reason.segoc import decide_segoc, segoc_rules
 from kb.reason.summon import decide_summon, decide_summon_kind
 
@@ -69,6 +70,13 @@ REASONERS: tuple[Registered, ...] = (
         decide_summon_kind,
         "Special Summon kinds of cards (summoned_by)",
         lambda kg: bool(kg.with_predicate("summoned_by")),
+    ),
+    Registered(
+        "speedless-response",
+        decide_response,
+        "a passage stating that an action without a Spell Speed (a Summon) cannot be chained to "
+        "but can be responded to (cannot_be_chained_to, can_be_responded_to)",
+        lambda kg: all(f is not None for f in response_rules(kg)),
     ),
     Registered(
         "damage-step",

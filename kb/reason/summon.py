@@ -81,8 +81,14 @@ def summon_decision(
         ]
         if kinds:  # "can Rai-Oh negate a Ritual Summon?": the summon class itself
             return _negation(kg, negators[0], kinds[0], lang)
-    if _NEGATE.search(q) and not negators and _ANY_NEGATOR.search(q) and not _DAMAGE.search(q):
-        # "Can you negate a Synchro Summon with a card effect?": by any card that can
+    if (
+        _NEGATE.search(q)
+        and not negators
+        and (_ANY_NEGATOR.search(q) or (_PASSIVE_NEGATED.search(q) and _SUMMON_WORD.search(q)))
+        and not _DAMAGE.search(q)
+    ):
+        # "Can you negate a Synchro Summon with a card effect?", "Can Cyber Dragon's Summon be
+        # negated?": by any card that can
         kinds = [
             c
             for e in entities
@@ -90,7 +96,9 @@ def summon_decision(
             for c in _classes(e)
             if _kind_fact(kg, c) is not None
         ]
-        target = kinds[0] if kinds else (summoned[0] if len(summoned) == 1 else None)
+        # the monster summoned, else the one Spell/Trap that summons ("Monster Reborn's Summon")
+        alone = summoned if summoned else listed
+        target = kinds[0] if kinds else (alone[0] if len(alone) == 1 else None)
         if target is not None:
             return _negatable_at_all(kg, target, lang)
     asked = main_clause(question)  # "I summon X and no chain starts. Can I …?" asks something else
@@ -107,6 +115,12 @@ def summon_decision(
 _ANY_NEGATOR = re.compile(
     r"\b(?:with|by|com|por)\s+(?:an?|um|uma|any|qualquer|some|algum|alguma)?\s*"
     r"(?:card(?:'s)? effect|effect|efeito(?: de (?:um )?card)?|card)\b"
+)
+
+
+# Negated by no one named: "can X's Summon be negated?", "a invocação dele pode ser negada?".
+_PASSIVE_NEGATED = re.compile(
+    r"\b(?:be|been|get|gets|ser|sera|é|e|foi) (?:negated|negad[oa]s?)\b|\bnegatable\b|\bnegavel\b"
 )
 
 
