@@ -349,3 +349,23 @@ def test_tied_claims_prefer_the_one_speaking_of_the_card(
         assert any(s.source == "claim/edison/ds4-monster-quick-atk-allowed" for s in decision.steps)
     else:
         assert decision is None
+
+
+@pytest.mark.parametrize(
+    ("question", "defining"),
+    [
+        ('What is an "inherent" special summon, anyway?', "Os inerentes são aqueles"),
+        ("Afinal, o que é prioridade no Yu-Gi-Oh?", 'A "Prioridade" se refere'),
+    ],
+)
+def test_what_is_a_concept_cites_its_defining_passage(
+    svc: RulingsService, question: str, defining: str
+) -> None:
+    result = svc.ask(question)
+    assert (result["verdict"], result["confidence"], result["reasoner"]) == (
+        None,
+        None,
+        "definition",
+    )
+    assert result["citations"][0]["text"].startswith(defining)
+    assert_exact_citations(svc, result)

@@ -6,6 +6,7 @@ from typing import Any
 
 from kb.answering import calibration
 from kb.answering.calibration import Calibration
+from kb.answering.definition import definition_decision
 from kb.answering.question import Question, read_question, why_not_as_yes_no
 from kb.answering.relevance import Reading, Relevance, card_topics, coverage
 from kb.answering.scope import Vocabulary, uncovered_topic
@@ -120,6 +121,8 @@ class Answerer:
         if q.yes_no and not reading.content and len({m.entity for m in q.mentions}) < 2:
             return self._compose(q, self._asks_nothing(q), hits, k)
         decision = self._reason(q) if q.yes_no else self._reason(q, ("card-pool", "card-limit"))
+        if decision is None:  # "What is X?": the passage defining X
+            decision = definition_decision(self.kg, self.index.linker, q, self.formats.base)
         if decision is None and not self._unknown(q):
             decision = self._claim_or_passage(q, hits, reading)
         if decision is None:
