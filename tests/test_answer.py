@@ -369,3 +369,19 @@ def test_what_is_a_concept_cites_its_defining_passage(
     )
     assert result["citations"][0]["text"].startswith(defining)
     assert_exact_citations(svc, result)
+
+
+@pytest.mark.parametrize(
+    "question", ["Does special summoning start a chain?", "A Invocação-Especial gera corrente?"]
+)
+def test_a_special_summon_of_no_kind_starts_a_chain_depending_on_its_kind(
+    svc: RulingsService, question: str
+) -> None:
+    result = svc.ask(question)
+    assert (result["verdict"], result["confidence"], result["reasoner"]) == (
+        None,
+        None,
+        "summon-chain",
+    )
+    top = {c["id"] for c in result["citations"][:2]}
+    assert any("/non-inherent/" in c for c in top) and any("/inherent/" in c for c in top)

@@ -108,6 +108,10 @@ def summon_decision(
         summoners = [e for e in entities if e.startswith("card/") and _activated(kg, e)]
         if not listed and len(summoners) == 1 and _EFFECT_SUMMONS.search(q):
             return _summoner_chain(kg, summoners[0], lang)
+        if not cards and concept_id("special-summon") in entities:
+            named = [k for k in (INHERENT, NON_INHERENT) if k in entities]
+            if not named:  # "Does Special Summoning start a chain?": it depends on the kind
+                return _chain_by_kind(kg, lang)
     return None
 
 
@@ -431,6 +435,40 @@ def _chain(kg: KnowledgeGraph, target: str, lang: str) -> Decision | None:
     en = f"{'Yes' if starts else 'No'}. Special Summoning {t_label} {'starts' if starts else 'does not start'} a Chain."
     pt = f"{'Sim' if starts else 'Não'}. A Invocação-Especial de {t_label} {'gera' if starts else 'não gera'} Corrente."
     return _chain_verdict(starts, steps, en, pt)
+
+
+def _chain_by_kind(kg: KnowledgeGraph, lang: str) -> Decision | None:
+    """Whether a Special Summon starts a Chain, asked of no kind: each kind's rule, no verdict
+    (an inherent Special Summon does not; the effect that makes a non-inherent one does)."""
+    facts = [(k, _starts_chain(kg, k)) for k in (INHERENT, NON_INHERENT)]
+    if any(f is None or f.source is None for _, f in facts):
+        return None
+    steps = []
+    for kind, fact in facts:
+        assert fact is not None
+        starts = fact.predicate == "starts_chain"
+        steps.append(
+            Step(
+                f"{label(kg, kind, 'en')}: {'the effect that summons starts' if starts else 'does not start'} a Chain.",
+                f"{label(kg, kind, 'pt')}: {'o efeito que invoca gera' if starts else 'não gera'} Corrente.",
+                fact.source,
+                provenance(fact),
+            )
+        )
+    en = (
+        "It depends on the kind of Special Summon: an inherent Special Summon (a monster's own "
+        "summoning procedure) does not start a Chain; a non-inherent one is made by an effect, and "
+        "that effect's activation always starts a Chain."
+    )
+    pt = (
+        "Depende do tipo de Invocação-Especial: uma Invocação-Especial inerente (o procedimento "
+        "de invocação do próprio monstro) não gera Corrente; uma não-inerente é feita por um "
+        "efeito, e a ativação desse efeito sempre gera Corrente."
+    )
+    del lang
+    return Decision(
+        None, steps, en, pt, None, [x.source for x in steps if x.source], "summon-chain"
+    )
 
 
 def _classes(entity: str) -> list[str]:
