@@ -74,6 +74,17 @@ CONTRACT = {
         # Negated by no one named: by whatever card can negate that kind of Summon.
         ("A invocação do Chaos Sorcerer pode ser negada?", "yes", "summon-negation"),
         ("Can the Special Summon made by Monster Reborn be negated?", "yes", "summon-negation"),
+        # "The monster X revives / brings back": X's effect summons, a non-inherent Summon.
+        (
+            "Divine Wrath nega o monstro que o Light and Darkness Dragon revive?",
+            "yes",
+            "summon-negation",
+        ),
+        (
+            "Could I use Thunder King Rai-Oh on a monster brought back by Call of the Haunted?",
+            "no",
+            "summon-negation",
+        ),
         # A Summon or a Set has no Spell Speed: nothing is chained to it, it is responded to.
         ("Can you chain to a summon?", "no", "speedless-response"),
         (
@@ -86,6 +97,13 @@ CONTRACT = {
             " Dragon?",
             "yes",
             "speedless-response",
+        ),
+        # The verb asked is the main clause's, not a condition's: chaining one Trap to another.
+        (
+            "Can I chain Bottomless Trap Hole to Torrential Tribute when both respond to a Normal"
+            " Summon?",
+            "yes",
+            "chain-spell-speed",
         ),
         # The order of resolution: numbered links, or cards in the order the chain names them.
         ("Então numa corrente o elo 4 resolve antes do elo 3?", "yes", "chain-order"),
@@ -140,6 +158,13 @@ CONTRACT = {
         ("Edison: Honest pode ser ativado durante o cálculo de dano?", "yes", "damage-step"),
         ("Edison: can I activate Solemn Judgment in the damage step?", "yes", "damage-step"),
         ("No Edison, Opressão Real pode ser ativada na etapa de dano?", "no", "damage-step"),
+        # The class asked about by name, the card named only in the set-up.
+        (
+            "Edison: o oponente ativou Cálice Proibido na etapa de dano. Posso responder com uma"
+            " Armadilha de Resposta?",
+            "yes",
+            "damage-step",
+        ),
         (
             "Edison: Herald of Orange Light pode ativar no fim da etapa de dano?",
             "yes",
@@ -385,3 +410,38 @@ def test_a_special_summon_of_no_kind_starts_a_chain_depending_on_its_kind(
     )
     top = {c["id"] for c in result["citations"][:2]}
     assert any("/non-inherent/" in c for c in top) and any("/inherent/" in c for c in top)
+
+
+def test_an_example_decides_with_the_rule_it_illustrates(svc: RulingsService) -> None:
+    """A decision citing a worked example cites the paragraph it illustrates right after it."""
+    from kb.answering.illustrated import with_illustrated_rules
+    from kb.reason import Decision, Step
+
+    kg = svc.answerer.kg
+    example = next(
+        n.id
+        for n in kg.of_type("Example")
+        if any(
+            kg.get(f.object) and kg.node(f.object).type == "Passage"
+            for f in kg.out(n.id, "example_of")
+        )
+    )
+    rule = kg.out(example, "example_of")[0].object
+    decision = Decision("yes", [Step("e", "e", example)], "Yes.", "Sim.", 0.9, [example], "claim")
+    out = with_illustrated_rules(kg, decision, [], lambda s: s)
+    assert out.sources == [example, rule]
+    assert out.steps[-1].source == rule
+    # a rule cited already is not cited twice
+    both = Decision("yes", [], "Yes.", "Sim.", 0.9, [example, rule], "claim")
+    assert with_illustrated_rules(kg, both, [], lambda s: s).sources == [example, rule]
+
+
+def test_discourse_words_and_short_card_names_are_not_off_topic(svc: RulingsService) -> None:
+    answerer = svc.answerer
+    q = answerer.read(
+        "My friend says Cyber Dragon can be negated. Can Solemn Judgment negate Cyber's summon?",
+        None,
+    )
+    reading = answerer.relevance.read(q.text, q.mentions)
+    assert "friend" not in reading.off_topic
+    assert not reading.off

@@ -7,6 +7,7 @@ from typing import Any
 from kb.answering import calibration
 from kb.answering.calibration import Calibration
 from kb.answering.definition import definition_decision
+from kb.answering.illustrated import illustrated_rule, with_illustrated_rules
 from kb.answering.question import Question, read_question, why_not_as_yes_no
 from kb.answering.relevance import Reading, Relevance, card_topics, coverage
 from kb.answering.scope import Vocabulary, uncovered_topic
@@ -133,6 +134,7 @@ class Answerer:
                 decision = self._card_beyond_rules(q)
             else:
                 decision = self._from_statements(q, clause, hits, reading)
+        decision = with_illustrated_rules(self.kg, decision, hits, self._citable)
         return self._compose(q, decision, hits, k)
 
     def _names_database_card(self, q: Question) -> bool:
@@ -413,7 +415,13 @@ class Answerer:
         cited: list[dict[str, Any]] = []
         seen: set[str] = set()
         sources = [self._citable(s) for s in d.sources]
-        for rank, node_id in enumerate([*sources, *(h.node.id for h in hits)]):
+        filled = []
+        for h in hits:  # an example retrieved comes with the rule it illustrates
+            filled.append(h.node.id)
+            rule = illustrated_rule(self.kg, h.node.id, hits)
+            if rule is not None:
+                filled.append(rule)
+        for rank, node_id in enumerate([*sources, *filled]):
             if node_id in seen or node_id not in self.kg or len(cited) >= k:
                 continue
             node = self.kg.node(node_id)

@@ -14,7 +14,7 @@ Two general checks, on words only:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -52,7 +52,22 @@ CHAT_WORDS = frozenset(
         "happen happens happened happening way ways thing things question rule rules ruling "
         "rulings regra regras pergunta duvida dúvida "
         "proposito propósito purpose deliberately intentionally voluntarily accidentally "
-        "drop drops dropping dropped"
+        "drop drops dropping dropped "
+        # who says so: "my friend says …", "meu amigo disse …"
+        "friend friends buddy pal mate told tells telling claim claims claimed insist insists "
+        "argue argues argued arguing believe believes thought heard "
+        "amigo amiga amigos amigas colega colegas disse diz dizem falou fala falaram acha acham "
+        "achei achava ouvi"
+    ).split()
+)
+# The monster types in Portuguese (card data gives the English ones): words of the game.
+MONSTER_TYPES_PT = frozenset(
+    fold(w)
+    for w in (  # noqa: SIM905 (a word list reads better as text)
+        "fada fadas dragão dragões mago magos guerreiro guerreiros besta bestas demônio demônios "
+        "zumbi zumbis máquina máquinas aqua piro rocha rochas alada aladas planta plantas inseto "
+        "insetos trovão dinossauro dinossauros peixe peixes serpente marinha réptil répteis "
+        "psíquico psíquicos divina wyrm ciberso"
     ).split()
 )
 # Modal and auxiliary verbs and pronouns: every rule text uses them, so they neither make a
@@ -130,10 +145,15 @@ class Relevance:
         self.en_stems = frozenset(_english().stemWords(sorted(words)))
         # Concepts that name a format (Tag Duel): they say where a question is asked, not what.
         self.scope_concepts = scope_concepts
+        # The words of a named card's names: "Meltiel" after "Meltiel, Sage of the Sky" is a name.
+        self.name_words: Callable[[str], frozenset[str]] = lambda _entity: frozenset()
 
     @classmethod
     def of(cls, kg: KnowledgeGraph, formats: Iterable[FormatSpec] = ()) -> Relevance:
-        return cls(rule_stems(kg), rule_words(kg), format_concepts(kg, formats))
+        words = rule_words(kg) | monster_type_words(kg)
+        relevance = cls(rule_stems(kg), words, format_concepts(kg, formats))
+        relevance.name_words = lambda entity: _name_words(kg, entity)
+        return relevance
 
     def known(self, word: str) -> bool:
         """A rule text uses the word: as written, in the singular, or by a stem long enough not
@@ -154,6 +174,10 @@ class Relevance:
     def read(self, text: str, mentions: list[Mention]) -> Reading:
         outside = without_mentions(text, mentions)
         content = _content(_WORD.findall(fold(outside)))
+        names = {
+            w for m in mentions if m.entity.startswith("card/") for w in self.name_words(m.entity)
+        }
+        content = [w for w in content if w not in names]
         off = tuple(w for w in content if not self.known(w))
         stems = frozenset(s for w in content for s in analyse(_ASKED_AS.get(w, w)))
         concepts = frozenset(
@@ -221,6 +245,27 @@ def rule_words(kg: KnowledgeGraph) -> frozenset[str]:
     for part in _rule_texts(kg):
         words.update(_WORD.findall(fold(part)))
     return frozenset(words | GAME_WORDS | CHAT_WORDS)
+
+
+def monster_type_words(kg: KnowledgeGraph) -> frozenset[str]:
+    """The monster types cards have ("Fairy", "Winged Beast"), singular and plural, in English
+    (from card data) and Portuguese: words of the game, not of any rule text."""
+    words: set[str] = set(MONSTER_TYPES_PT)
+    for n in kg.of_type("Card"):
+        race = n.props.get("race")
+        if isinstance(race, str):
+            for w in _WORD.findall(fold(race)):
+                words.update({w, w + "s", w[:-1] + "ies" if w.endswith("y") else w + "es"})
+    return frozenset(words)
+
+
+def _name_words(kg: KnowledgeGraph, entity: str) -> frozenset[str]:
+    """The words (of four letters or more) of an entity's English and Portuguese names."""
+    node = kg.get(entity)
+    if node is None:
+        return frozenset()
+    names = " ".join(x for x in (node.label_en, node.label_pt) if x)
+    return frozenset(w for w in _WORD.findall(fold(names)) if len(w) >= _SHORT_STEM)
 
 
 def format_concepts(kg: KnowledgeGraph, formats: Iterable[FormatSpec]) -> frozenset[str]:

@@ -20,7 +20,7 @@ from kb.ids import concept_id, fold
 from kb.model import Fact, Node
 from kb.reason import Decision, Knowledge, Step
 from kb.reason.facts import best, label, provenance, steps_of
-from kb.reason.statement import question_negated
+from kb.reason.statement import main_clause, question_negated
 
 _DAMAGE = re.compile(
     r"\b(etapa de dano|damage step|damage-step|calculo de dano|damage calculation|"
@@ -161,8 +161,22 @@ def substep_of(question: str) -> int | None:
 
 def decide_damage_step(kb: Knowledge, q: Question) -> Decision | None:
     """May the card the question names be activated in the Damage Step (or a sub-step)?"""
+    named = asked_class(q)
+    if named is not None:  # "can I chain a Counter Trap …?": the class itself, whatever card
+        return damage_decision(kb.kg, kb.formats, q.text, [], q.format, named)
     card = asked_card(q)
     return damage_decision(kb.kg, kb.formats, q.text, [card] if card else q.cards, q.format)
+
+
+def asked_class(q: Question) -> DamageClass | None:
+    """The class of card asked about by its name in the asking clause, no card named there
+    ("If my opponent activates Forbidden Chalice …, can I chain a Counter Trap?")."""
+    asked = main_clause(q.text)
+    inside = [m for m in q.mentions if q.folded[m.start : m.end] in asked]
+    if any(m.entity.startswith("card/") for m in inside):
+        return None
+    keys = {m.entity for m in inside}
+    return next((c for c in CLASSES if concept_id(c.key) in keys), None)
 
 
 def asked_card(q: Question) -> str | None:
@@ -180,24 +194,42 @@ def asked_card(q: Question) -> str | None:
 
 
 def damage_decision(
-    kg: KnowledgeGraph, formats: Formats, question: str, cards: list[str], fmt: str | None
+    kg: KnowledgeGraph,
+    formats: Formats,
+    question: str,
+    cards: list[str],
+    fmt: str | None,
+    named: DamageClass | None = None,
 ) -> Decision | None:
+    """May the one card in `cards` (or any card of the class `named`) be activated in the Damage
+    Step, or in the sub-step asked?"""
     q = fold(question)
-    if not (_DAMAGE.search(q) and _ACTIVATE.search(q)) or len(cards) != 1:
+    if not (_DAMAGE.search(q) and _ACTIVATE.search(q)) or (len(cards) != 1 and named is None):
         return None
     rules = damage_rules(kg, fmt)
     if not rules:
         return None
     rule = rules[0]
-    card = cards[0]
     whole = {f.props.get("class"): f for f in kg.into(rule.id, "rules_activation")}
-    member = next(
-        ((c, f) for c in CLASSES if c.key in whole for f in [c.member(kg, card)] if f is not None),
-        None,
-    )
-    if member is None:
-        return None
-    cls, member_fact = member
+    member_fact: Fact | None = None
+    if named is not None:
+        if named.key not in whole:
+            return None
+        cls = named
+    else:
+        member = next(
+            (
+                (c, f)
+                for c in CLASSES
+                if c.key in whole
+                for f in [c.member(kg, cards[0])]
+                if f is not None
+            ),
+            None,
+        )
+        if member is None:
+            return None
+        cls, member_fact = member
     rule_fact = whole[cls.key]
     bullet = kg.node(rule_fact.subject)
     per_step = rule_fact.props.get("allowed") is None
@@ -223,14 +255,21 @@ def damage_decision(
     yes = (wanted in allowed) if wanted is not None else bool(allowed)
     if question_negated(question):
         yes = not yes
-    name_en, name_pt = label(kg, card, "en"), label(kg, card, "pt")
-    steps = [
-        Step(
-            f"{name_en} is {cls.en}.",
-            f"{name_pt} é {cls.pt}.",
-            member_fact.source if member_fact.source in kg else None,
-            provenance(member_fact),
-        ),
+    if member_fact is not None:
+        name_en, name_pt = label(kg, cards[0], "en"), label(kg, cards[0], "pt")
+        is_en, is_pt = f"{name_en} is {cls.en}", f"{name_pt} é {cls.pt}"
+        steps = [
+            Step(
+                f"{is_en}.",
+                f"{is_pt}.",
+                member_fact.source if member_fact.source in kg else None,
+                provenance(member_fact),
+            )
+        ]
+    else:
+        is_en, is_pt = cls.en[0].upper() + cls.en[1:], cls.pt[0].upper() + cls.pt[1:]
+        steps = []
+    steps += [
         Step(
             f"{rule_en} on {cls.en}: {bullet.text}",
             f"{rule_pt} sobre {cls.pt}: {bullet.text}",
@@ -268,16 +307,24 @@ def damage_decision(
     )
     may = wanted in allowed if wanted is not None else bool(allowed)
     verdict = "yes" if yes else "no"
-    en = (
-        f"{'Yes' if yes else 'No'} ({fmt_en}). {name_en} is {cls.en}: "
-        f"it {'may' if may else 'may not'} be activated {when_en}"
-        + (f" (allowed in sub-steps: {where_en})." if per_step else ".")
-    )
-    pt = (
-        f"{'Sim' if yes else 'Não'} ({fmt_pt}). {name_pt} é {cls.pt}: "
-        f"{'sua ativação é permitida' if may else 'sua ativação não é permitida'} {when_pt}"
-        + (f" (permitido nas sub-etapas: {where_en})." if per_step else ".")
-    )
+    tail_en = f" (allowed in sub-steps: {where_en})." if per_step else "."
+    tail_pt = f" (permitido nas sub-etapas: {where_en})." if per_step else "."
+    allowed_pt = "sua ativação é permitida" if may else "sua ativação não é permitida"
+    if member_fact is not None:
+        en = (
+            f"{'Yes' if yes else 'No'} ({fmt_en}). {is_en}: "
+            f"it {'may' if may else 'may not'} be activated {when_en}" + tail_en
+        )
+        pt = f"{'Sim' if yes else 'Não'} ({fmt_pt}). {is_pt}: {allowed_pt} {when_pt}" + tail_pt
+    else:
+        en = (
+            f"{'Yes' if yes else 'No'} ({fmt_en}). {is_en} "
+            f"{'may' if may else 'may not'} be activated {when_en}" + tail_en
+        )
+        pt = (
+            f"{'Sim' if yes else 'Não'} ({fmt_pt}). {is_pt}: a ativação "
+            f"{'é permitida' if may else 'não é permitida'} {when_pt}" + tail_pt
+        )
     return Decision(
         verdict=verdict,
         steps=steps,

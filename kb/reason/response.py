@@ -40,6 +40,17 @@ _ACTIVATION_WORD = re.compile(r"\b(ativa\w*|activat\w*|efeitos?|effects?)\b")
 _OPEN_CHAIN = re.compile(r"\b(elos?|chain links?|encadeou|encadeei|encadearam|chained|cl ?\d)\b")
 
 
+# What opens a condition: a verb after it, in the same clause, is not the one asked.
+_CONDITION_OPENER = re.compile(r"\b(when|if|while|once|after|quando|se|enquanto|caso|depois que)\b")
+_CLAUSE_END = re.compile(r"[,.;:?!]")
+
+
+def _in_condition(text: str, at: int) -> bool:
+    """Whether position `at` of `text` lies in a condition ("… when both respond to …")."""
+    start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, at)), default=0)
+    return bool(_CONDITION_OPENER.search(text, start, at))
+
+
 def decide_response(kb: Knowledge, q: Question) -> Decision | None:
     """Chained to, or responded to: a Summon or a Set."""
     return response_decision(kb.kg, q)
@@ -75,8 +86,12 @@ def _speedless(kg: KnowledgeGraph, concept: str) -> Fact | None:
 
 
 def _asked_action(kg: KnowledgeGraph, q: Question) -> tuple[Mention, re.Match[str], Fact] | None:
-    """The action chained or responded to: a speedless concept named just after the verb."""
+    """The action chained or responded to: a speedless concept named just after the verb, the
+    verb being the one asked (not a condition's: "chain X to Y when both respond to the Summon"
+    asks about chaining X to Y)."""
     for verb in [*_RESPOND_VERB.finditer(q.folded), *_CHAIN_VERB.finditer(q.folded)]:
+        if _in_condition(q.folded, verb.start()):
+            continue
         for m in q.mentions:
             if m.start < verb.end() or m.start - verb.end() > _GAP:
                 continue

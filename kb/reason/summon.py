@@ -23,7 +23,7 @@ SUMMON_NEG = concept_id("summon-negation")
 ACTIVATION_NEG = concept_id("activation-negation")
 _NEGATE = re.compile(
     r"\b(neg\w*|stop\w*|impedi\w*|para[rs]?|pega|works? (?:against|on)|funciona (?:contra|em)|"
-    r"against|contra)\b"
+    r"against|contra|us(?:e|es|ing|ar|o)\b.{0,60}\bon)\b"
 )
 # "Activate Solemn Judgment in response to the Special Summon of X": a card that negates Summons,
 # used on one, negates it.
@@ -32,7 +32,10 @@ _IN_RESPONSE_TO_SUMMON = re.compile(
     r"em resposta (?:a|à) (?:uma? )?invoca\w*)"
 )
 _CHAIN = re.compile(r"\b(chain|corrente|cadeia|encadea\w*)\b")
-_SUMMON_WORD = re.compile(r"\b(invoca\w*|invoc\w*|summon\w*|revive\w*|revived)\b")
+_SUMMON_WORD = re.compile(
+    r"\b(invoca\w*|invoc\w*|summon\w*|revive\w*|revived|brings? back|brought back|"
+    r"trazid[oa] de volta|traz(?:er)? de volta)\b"
+)
 _STARTS = re.compile(r"\b(start\w*|inicia\w*|gera\w*|cria\w*|comec\w*|begin\w*|form\w*)\b")
 
 
@@ -72,6 +75,11 @@ def summon_decision(
         targets = [s for s in summoned if s not in negators[:1]] or summoned
         if targets:
             return _negation(kg, negators[0], targets[0], lang)
+        # "the monster that Light and Darkness Dragon revives": a monster whose activated effect
+        # summons (its effect is what a negator must stop)
+        effects = [e for e in cards if e != negators[0] and _activated(kg, e)]
+        if _SUMMON_WORD.search(q) and len(effects) == 1:
+            return _summoning_card_negation(kg, negators[0], effects[0], lang)
         kinds = [
             c
             for e in entities
@@ -270,9 +278,12 @@ def _negates_activation(kg: KnowledgeGraph, negator: str, of: str):  # type: ign
 def _summoning_card_negation(
     kg: KnowledgeGraph, negator: str, summoner: str, lang: str
 ) -> Decision | None:
-    """ "Can N negate the Summon made by Spell/Trap S?": a Summon by a card's effect is
-    non-inherent, so only negating S's activation stops it (with N's scope matching S's type)."""
-    card_kind = _spell_or_trap(kg, summoner)
+    """ "Can N negate the Summon made by Spell/Trap S?" (or by monster S's effect): a Summon by a
+    card's effect is non-inherent, so only negating S's activation stops it (with N's scope
+    matching S's type)."""
+    card_kind = _spell_or_trap(kg, summoner) or (
+        "monster-effect" if _activated(kg, summoner) else None
+    )
     if card_kind is None:
         return None
     kind = _kind_fact(kg, summoner) or best(kg.out(summoner, "instance_of"))
@@ -319,14 +330,18 @@ def _summoning_card_negation(
         en = f"Yes, by negating the activation of {name}: its Special Summon is non-inherent."
         pt = f"Sim, negando a ativação de {name}: a Invocação-Especial dele é não-inerente."
     else:
-        what = {"spell": ("Spell", "Magia"), "trap": ("Trap", "Armadilha")}[card_kind]
+        what = {
+            "spell": ("a Spell Card", "um Card de Magia"),
+            "trap": ("a Trap Card", "um Card de Armadilha"),
+            "monster-effect": ("a monster's effect", "um efeito de monstro"),
+        }[card_kind]
         en = (
             f"No. The Special Summon by {name} is non-inherent (it happens through the card's "
-            f"effect), and {n_label} cannot negate the activation of a {what[0]} Card."
+            f"effect), and {n_label} cannot negate the activation of {what[0]}."
         )
         pt = (
             f"Não. A Invocação-Especial feita por {name} é não-inerente (acontece pelo efeito do "
-            f"card), e {n_label} não pode negar a ativação de um Card de {what[1]}."
+            f"card), e {n_label} não pode negar a ativação de {what[1]}."
         )
     sources = [st.source for st in steps if st.source]
     return Decision("yes" if yes else "no", steps, en, pt, 0.9, sources, "summon-negation")
