@@ -105,6 +105,8 @@ CONTRACT = {
             "yes",
             "chain-spell-speed",
         ),
+        # The same kind twice: "another" names a second one.
+        ("Can one Counter Trap respond to another Counter Trap?", "yes", "chain-spell-speed"),
         # The order of resolution: numbered links, or cards in the order the chain names them.
         ("Então numa corrente o elo 4 resolve antes do elo 3?", "yes", "chain-order"),
         ("Does Chain Link 1 resolve before Chain Link 2?", "no", "chain-order"),
@@ -445,3 +447,35 @@ def test_discourse_words_and_short_card_names_are_not_off_topic(svc: RulingsServ
     reading = answerer.relevance.read(q.text, q.mentions)
     assert "friend" not in reading.off_topic
     assert not reading.off
+
+
+def test_a_general_rule_about_monsters_does_not_speak_of_a_trap(svc: RulingsService) -> None:
+    from kb.answering.answer import _other_kind
+
+    kg = svc.answerer.kg
+    monsters = {"concept/monster-card", "concept/hand"}
+    assert _other_kind(kg, monsters, ["card/solemn-judgment"])  # a Trap Card only
+    assert not _other_kind(kg, monsters, ["card/cyber-dragon"])
+    assert not _other_kind(kg, {"concept/hand"}, ["card/solemn-judgment"])  # no kind: any card
+    assert not _other_kind(kg, monsters, [])
+
+
+def test_asked_about_no_format_a_claim_of_another_format_yields(
+    svc: RulingsService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No format named: today's rules; another format's claim loses OTHER_FORMAT_PENALTY."""
+    import kb.reason.claims as claims
+
+    penalty = claims.OTHER_FORMAT_PENALTY
+    answerer = svc.answerer
+    question = "Can my teammate respond to a Chain Link my opponent added?"
+    q = answerer.read(question, None)
+    ranked = {m.node.id: m for m in answerer.claims.rank(q.text, q.mentions, None, lang="en")}
+    monkeypatch.setattr(claims, "OTHER_FORMAT_PENALTY", 0.0)
+    plain = {m.node.id: m for m in answerer.claims.rank(q.text, q.mentions, None, lang="en")}
+    shared = set(ranked) & set(plain)
+    other = [i for i in shared if ranked[i].format != answerer.formats.base]
+    assert other, "the question should rank some Tag Duel claim"
+    for i in shared:
+        expected = penalty if i in other else 0.0
+        assert plain[i].score - ranked[i].score == pytest.approx(expected, abs=1e-9)

@@ -13,7 +13,7 @@ from kb.answering.relevance import Reading, Relevance, card_topics, coverage
 from kb.answering.scope import Vocabulary, uncovered_topic
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
-from kb.ids import fold
+from kb.ids import concept_id, fold
 from kb.reason import Decision, Step, Value
 from kb.reason.claims import (
     CLAIM_MIN,
@@ -53,6 +53,25 @@ GENERAL_COVERAGE = 0.5
 # (A spell speed or a capability is shared by too many cards to single a rule out.)
 _EVERY_MONSTER = EVERY_MONSTER
 _CLASS_PREDICATES = CLASS_PREDICATES
+
+
+_CARD_KINDS = frozenset(concept_id(k) for k in ("monster-card", "spell-card", "trap-card"))
+
+
+def _other_kind(kg: KnowledgeGraph, concerns: set[str], cards: list[str]) -> bool:
+    """A rule about one kind of card (monsters) does not speak of cards of another kind only (a
+    Trap Card): every named card has a kind, none of them the rule's."""
+    kinds = concerns & _CARD_KINDS
+    if not kinds or not cards:
+        return False
+    for card in cards:
+        classes = {f.object for f in kg.out(card, "instance_of")}
+        own = classes & _CARD_KINDS
+        if concept_id("trap-monster") in classes:  # a Trap Card that is also a monster
+            own.add(concept_id("monster-card"))
+        if not own or own & kinds:
+            return False
+    return True
 
 
 def _not_covered(topic_en: str, topic_pt: str) -> Decision:
@@ -291,8 +310,12 @@ class Answerer:
         (a rule about Trap Monsters speaks to a Trap Monster card). With `general` (the rule holds
         where the question is asked and covers most of what it asks), a rule that singles out no
         card and no class of card speaks of every card (attacking with a teammate's monster,
-        0-ATK battles)."""
-        if general and not any(c.startswith("card/") or c in self.card_classes for c in concerns):
+        0-ATK battles) — unless it is about another kind of card (monsters, to a Trap Card)."""
+        if (
+            general
+            and not any(c.startswith("card/") or c in self.card_classes for c in concerns)
+            and not _other_kind(self.kg, concerns, cards)
+        ):
             return True
         for card in cards:
             classes = {

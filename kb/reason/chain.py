@@ -236,6 +236,16 @@ def chain_pair(
     """
     typed = _with_speed(kg, mentions, question)
     unique = _first_of_each(typed)
+    if len(unique) == 1:
+        # "Can one Counter Trap respond to another Counter Trap?": the same kind, twice
+        again = [
+            m
+            for m in typed[1:]
+            if m.entity == typed[0].entity
+            and _ANOTHER.search(fold(question[: m.start]))
+            and not _EXCEPT.search(fold(question[: m.start]))
+        ]
+        return (typed[0], again[0]) if again else None
     if len(unique) < 2:
         return None
     asked_at = len(question) - len(last_sentence(question))
@@ -317,6 +327,8 @@ def _first_of_each(mentions: list[Mention]) -> list[Mention]:
     return [m for m in mentions if not (m.entity in seen or seen.add(m.entity))]  # type: ignore[func-returns-value]
 
 
+# A second one of the same kind: "another Counter Trap", "outra Armadilha de Resposta".
+_ANOTHER = re.compile(r"\b(?:another|other|outr[oa]s?)\s*$")
 # What is excluded from what responds: "anything other than another Counter Trap".
 _EXCEPT = re.compile(
     r"\b(?:other than|besides|except(?: for)?|apart from|alem de|exceto|fora|menos|salvo)\s+"

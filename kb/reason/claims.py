@@ -43,6 +43,9 @@ CLAIM_MIN = 0.86  # alignment under which no claim decides the question
 SAME_TOPIC = 0.94  # two claims of different formats disagree only if they say alike things
 FORMAT_MARGIN = 0.15  # a claim of another format this close to the best one competes with it
 GENERAL_PENALTY = 0.02  # a general claim yields to one of the format asked about
+# Asked about no format, a question is about today's rules: a claim of another format yields to a
+# general one aligning about as well.
+OTHER_FORMAT_PENALTY = 0.03
 CARD_BONUS = 0.06  # a claim about the very card the question names
 ASKED_WEIGHT = 1.0  # the asking sentence's stems weigh again (what is asked, not the set-up)
 OTHER_CASE = 0.08  # a claim about other parties, numbers, kinds or Chain Links than the question's
@@ -177,6 +180,8 @@ class ClaimReader:
                 score += CARD_BONUS  # the card the question names is what the claim is about
             if fmt is not None and claim_fmt == self.base and fmt != self.base:
                 score -= GENERAL_PENALTY
+            if fmt is None and claim_fmt != self.base:
+                score -= OTHER_FORMAT_PENALTY
             statement = (n.label_en if side == 0 else n.label_pt) or ""
             positive = bool(n.props["holds"]) and not info.negative[side]
             if (
