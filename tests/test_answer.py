@@ -479,3 +479,11 @@ def test_asked_about_no_format_a_claim_of_another_format_yields(
     for i in shared:
         expected = penalty if i in other else 0.0
         assert plain[i].score - ranked[i].score == pytest.approx(expected, abs=1e-9)
+
+
+def test_a_spell_speed_1_effect_asked_as_chain_link_2_cites_the_link_rule(
+    svc: RulingsService,
+) -> None:
+    result = svc.ask("Can Pot of Greed be activated as Chain Link 2 to Mirror Force?")
+    assert result["verdict"] == "no"
+    assert "Chain Link 2 ou superior" in result["citations"][0]["text"]

@@ -36,6 +36,12 @@ _SPEEDLESS_RULE = re.compile(
     r"\bacao que nao possu\w* uma velocidade\b[^.]*\bnao pode ser acorrentad"
 )
 _ONLY_RESPONDED = re.compile(r"\bso pode(?:m)? ser respondid")
+# Not Chain Link 2 or higher: "não pode ser colocado como um Chain Link 2 ou superior".
+_NOT_LINK_TWO = re.compile(
+    r"\bnao pode\w* ser (?:colocad\w* como )?(?:uma? )?chain link 2 ou superior"
+)
+_NAMES_SPEED_1 = re.compile(r"\bvelocidade de feitico 1\b")
+CHAIN_LINK = concept_id("chain-link")
 # "A Invocação ainda é a última ação, … e você ainda pode responder com …": a Summon responded to
 # by a Chain is still the last action, and can still be responded to.
 _STILL_LAST = re.compile(r"\bainda e a ultima acao\b[^.]*\bainda pode responder")
@@ -79,7 +85,17 @@ def extract_rulings(doc: ParsedDocument, linker: Linker) -> tuple[list[Node], li
             facts.append(Fact(CHAIN, "formed_only_by", ACTIVATION, node.id, "document"))
         if section == "chain-start":
             facts += _speedless_facts(node)
+        if _not_above_link_two(section, fold(node.text)):
+            facts.append(Fact(SPEEDS[1], "not_above_chain_link", CHAIN_LINK, node.id, "document"))
     return nodes, facts
+
+
+def _not_above_link_two(section: str, text: str) -> bool:
+    """ "Velocidade de Feitiço 1 efeito não pode ser colocado como um Chain Link 2 ou superior"
+    (the Spell Speed 1 section says it of "esses efeitos")."""
+    if section not in ("chain-link", "speed-1") or not _NOT_LINK_TWO.search(text):
+        return False
+    return section == "speed-1" or bool(_NAMES_SPEED_1.search(text))
 
 
 def _speedless_facts(node: Node) -> list[Fact]:

@@ -175,6 +175,15 @@ PROPERTIES: tuple[Term, ...] = (
         "Concept",
     ),
     Term(
+        "notAboveChainLink",
+        "not above chain link",
+        "não acima do elo",
+        "A Spell Speed whose effects cannot be Chain Link 2 or higher (save when activated "
+        "together).",
+        "Concept",
+        "Concept",
+    ),
+    Term(
         "cannotBeChainedTo",
         "cannot be chained to",
         "não pode ser encadeado",

@@ -69,7 +69,7 @@ def chain_decision(
     verb = _CHAIN.search(asked)
     if verb is not None and _CONDITIONED.search(asked, verb.end()):
         return None  # "… if it creates a loop?", "… before they respond?": more than spell speed
-    if _LINK_NUMBER.search(asked) and not _RESPONSE_TO.search(asked):
+    if _LINK_NUMBER.search(asked) and not (_RESPONSE_TO.search(asked) or _LINK_TO.search(asked)):
         return None  # "is X Chain Link 1?": the order of a chain, not whether X may respond
     pair = chain_pair(kg, question, mentions, lang)
     if pair is None:
@@ -117,6 +117,18 @@ def chain_decision(
                 f"Magia {t_speed}.",
                 target_rule.source,
             )
+        )
+    link_rule = best(kg.out(r_cls, "not_above_chain_link")) if not allowed else None
+    if link_rule is not None and _LINK_NUMBER.search(asked) and link_rule.source in kg:
+        # asked about a Chain Link number: the rule that puts no such effect above Chain Link 1
+        text = kg.node(link_rule.source).text
+        steps.insert(
+            0,
+            Step(
+                f"Spell Speed {r_speed} effects are not Chain Link 2 or higher: {text}",
+                f"Efeitos de Velocidade de Magia {r_speed} não são Elo 2 ou superior: {text}",
+                link_rule.source,
+            ),
         )
     r_l, t_l = label(kg, responder.entity, lang), label(kg, target.entity, lang)
     if allowed:
@@ -374,6 +386,8 @@ def _merged(kg: KnowledgeGraph, mentions: list[Mention], question: str) -> list[
 
 
 _LINK_NUMBER = re.compile(r"\b(chain link|elo)\s*\d")
+# "chained as Chain Link 2 to Skill Drain": a link number, then what it responds to.
+_LINK_TO = re.compile(r"\b(?:chain link|elo)\s*\d+\s+(?:to|a|ao|à)\b")
 _CONDITIONED = re.compile(
     r"\b(?<!even )(?<!mesmo )(se|if|unless|a menos|antes|before|depois|after|caso)\b"
 )
