@@ -130,7 +130,7 @@ def test_card_page_lists_examples_by_document(service: RulingsService) -> None:
         "edison/rule-05/example-04",
         "tag/basic-rules/example-07",
     } <= cited
-    headings = [p["heading"] for p in page["parts"]]
+    headings = [p["heading"] for p in page["parts"] if p["heading"] != "Regras da sua classe"]
     assert headings[1].startswith("Regras do Formato Edison") and "Tag Duel" in headings[-1]
     wikitext = service.render("card/jinzo", "wikitext")
     assert_balanced_wikitext(wikitext)
@@ -313,3 +313,27 @@ def test_cli_render(data_copy: Path, corpus_dir: Path) -> None:
     assert result.stdout.startswith("# Procedimentos do Turno")
     bad = CliRunner().invoke(cli_app, ["render", "edison/rule-05", "--as", "pdf", *where])
     assert bad.exit_code == 2
+
+
+def test_a_card_no_document_names_lists_the_rules_of_its_classes(
+    service: RulingsService, kg: KnowledgeGraph
+) -> None:
+    """A Union monster of the card database: the Union rule; a Counter Trap: its Damage Step
+    bullet; each cited with an exact span."""
+    unions = [
+        f.subject
+        for f in kg.into("concept/union-monster", "instance_of")
+        if kg.node(f.subject).props.get("origin") == "carddb"
+    ]
+    if not unions:
+        pytest.skip("no card table in this build")
+    page = json.loads(service.render(unions[0], "json"))
+    part = next(p for p in page["parts"] if p["heading"] == "Regras da sua classe")
+    union = next(i for i in part["items"] if i["text"] == "Monstro Union")
+    cited = {r["id"] for r in page["references"]}
+    assert "edison/rule-03/p-02" in cited and union["children"]
+    for ref in page["references"]:
+        assert service.artifact.documents[ref["document"]][ref["start"] : ref["end"]] == ref["text"]
+    counter = json.loads(service.render("card/solemn-judgment", "json"))
+    classes = next(p for p in counter["parts"] if p["heading"] == "Regras da sua classe")
+    assert any(i["text"] == "Etapa de Dano" for i in classes["items"])

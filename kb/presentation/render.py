@@ -14,6 +14,7 @@ from kb.errors import InvalidQuery
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.model import Node
+from kb.presentation.class_rules import class_rules
 from kb.presentation.infobox import card_facts
 from kb.presentation.links import LinkStyle, ref_name
 from kb.presentation.page import Badge, Item, Link, Page, Part, Reference
@@ -197,6 +198,8 @@ class PageBuilder:
             heading = doc_node.label_pt if doc_node and doc_node.label_pt else doc_id
             items = [self._section_group(key, nodes, refs) for key, nodes in by_doc[doc_id].items()]
             parts.append(Part(f"{heading} ({self._doc_badge(doc_id).label})", tuple(items)))
+        named = {n.id for n in self.mentioning(card.id)}
+        parts.append(self._class_part(card, refs, named))
         badges = tuple(
             dict.fromkeys(self._doc_badge(d) for d in sorted(by_doc, key=self._doc_order))
         )
@@ -286,6 +289,23 @@ class PageBuilder:
                 )
             )
         return Part("Fatos", tuple(items))
+
+    def _class_part(self, card: Node, refs: _References, named: set[str]) -> Part:
+        """The rules that apply to the card through its classes (Union monster, Spell Speed 2,
+        non-inherent Special Summon, the Damage Step class), beside those that name it."""
+        items = []
+        for found in class_rules(self.kg, card.id):
+            children = tuple(self.item(n, refs) for n in found.passages if n.id not in named)
+            if children:
+                concept = found.concept
+                items.append(
+                    Item(
+                        text=concept.label_pt or concept.label_en or concept.id,
+                        label="Classe",
+                        children=children,
+                    )
+                )
+        return Part("Regras da sua classe", tuple(items))
 
     def title(self, node: Node) -> str:
         name = node.label_pt or node.text or node.id

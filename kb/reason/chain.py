@@ -119,15 +119,16 @@ def chain_decision(
             )
         )
     link_rule = best(kg.out(r_cls, "not_above_chain_link")) if not allowed else None
-    if link_rule is not None and _LINK_NUMBER.search(asked) and link_rule.source in kg:
+    link_source = link_rule.source if link_rule is not None else None
+    if link_source is not None and _LINK_NUMBER.search(asked) and link_source in kg:
         # asked about a Chain Link number: the rule that puts no such effect above Chain Link 1
-        text = kg.node(link_rule.source).text
+        text = kg.node(link_source).text
         steps.insert(
             0,
             Step(
                 f"Spell Speed {r_speed} effects are not Chain Link 2 or higher: {text}",
                 f"Efeitos de Velocidade de Magia {r_speed} não são Elo 2 ou superior: {text}",
-                link_rule.source,
+                link_source,
             ),
         )
     r_l, t_l = label(kg, responder.entity, lang), label(kg, target.entity, lang)
