@@ -85,12 +85,12 @@ def extract_rulings(doc: ParsedDocument, linker: Linker) -> tuple[list[Node], li
             facts.append(Fact(CHAIN, "formed_only_by", ACTIVATION, node.id, "document"))
         if section == "chain-start":
             facts += _speedless_facts(node)
-        if _not_above_link_two(section, fold(node.text)):
+        if _not_above_link_two(section, fold(node.text or "")):
             facts.append(Fact(SPEEDS[1], "not_above_chain_link", CHAIN_LINK, node.id, "document"))
     return nodes, facts
 
 
-def _not_above_link_two(section: str, text: str) -> bool:
+def _not_above_link_two(section: str | None, text: str) -> bool:
     """ "Velocidade de Feitiço 1 efeito não pode ser colocado como um Chain Link 2 ou superior"
     (the Spell Speed 1 section says it of "esses efeitos")."""
     if section not in ("chain-link", "speed-1") or not _NOT_LINK_TWO.search(text):
