@@ -15,8 +15,10 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rapidfuzz import fuzz, process
+from wordfreq import zipf_frequency
 
 from kb.ids import fold
 from kb.model import Mention
@@ -425,10 +427,23 @@ def common_words(surfaces: Iterable[str], texts: Iterable[str] = ()) -> frozense
 
 
 def _is_weak(words: tuple[str, ...], common: frozenset[str]) -> bool:
-    """A name made of ordinary words, or one short word, must be quoted or capitalised."""
+    """A name made of ordinary words, or one short word, or one word that is an everyday word of
+    English or Portuguese ("Storm", "Reinforcements"), must be quoted or capitalised."""
     if all(w in common or w.isdigit() for w in words):
         return True
-    return len(words) == 1 and len(words[0]) < 7
+    return len(words) == 1 and (len(words[0]) < 7 or everyday_word(words[0]))
+
+
+# How often a word must occur in everyday English or Portuguese (wordfreq's Zipf scale: 3 is
+# about once per million words) to be a word first and a card name second.
+EVERYDAY_ZIPF = 3.0
+
+
+@lru_cache(maxsize=65536)
+def everyday_word(word: str) -> bool:
+    """Whether a (folded) word is an everyday English or Portuguese word: "storm", "mountain",
+    "tempestade", but not "jinzo", "raigeki" or "sangan"."""
+    return any(zipf_frequency(word, lang) >= EVERYDAY_ZIPF for lang in ("en", "pt"))
 
 
 def _cutoff(window: str) -> float:

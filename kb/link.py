@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from rapidfuzz import fuzz, process
 
-from kb.card_names import CardNames
+from kb.card_names import CardNames, _capitalised, _quoted, everyday_word
 from kb.ids import fold
 from kb.model import Mention
 
@@ -121,6 +121,8 @@ class Linker:
                 if types is not None and self.entries[entity].type not in types:
                     continue
                 start, end = offsets[m.start()], offsets[m.end() - 1] + 1
+                if self.entries[entity].type == "Card" and _ordinary(found, text, start, end):
+                    continue  # "the storm of effects": a word, not Storm
                 mentions.append(Mention(entity, start, end, text[start:end], 1.0))
                 covered.append((m.start(), m.end()))
         if len(self._cards) and (types is None or "Card" in types):
@@ -157,7 +159,12 @@ class Linker:
                 earlier = [m.entity for m in named if m.end <= w.start()]
                 owners = {e for e in earlier if key in self._name_words(e)}
                 entity = owners.pop() if len(owners) == 1 and key not in self._common else None
-            if entity is None and len(word) >= 4:  # a card's personal name, in any case
+            if (
+                entity is None
+                and len(word) >= 4
+                and not (word.islower() and everyday_word(fold(word)))
+            ):
+                # a card's personal name, in any case (an everyday word only capitalised)
                 entity = self._first_words.get(fold(word))
             if entity is not None:
                 found.append(Mention(entity, w.start(), w.end(), word, 0.9))
@@ -197,9 +204,23 @@ class Linker:
                 if types is not None and self.entries[entity].type not in types:
                     continue
                 start, end = offsets[first.start()], offsets[last.end() - 1] + 1
+                if self.entries[entity].type == "Card" and _ordinary(best[0], text, start, end):
+                    continue
                 found.append(Mention(entity, start, end, text[start:end], round(best[1] / 100, 3)))
                 taken.append((first.start(), last.end()))
         return found
+
+
+def _ordinary(found: str, text: str, start: int, end: int) -> bool:
+    """A one-word card name that is an everyday word, written neither quoted nor capitalised
+    (nor in capitals: "DAD" is initials)."""
+    return (
+        " " not in found
+        and everyday_word(found)
+        and not text[start:end].isupper()
+        and not _quoted(text, start, end)
+        and not _capitalised(text, start, end)
+    )
 
 
 # Capitalised initials as players write them: "MST", "CotH", "DDR".

@@ -215,3 +215,33 @@ def test_players_shorthand_links_in_queries() -> None:
     )
     # documents are linked without shorthand
     assert not any(m.matched == "MST" for m in linker.link(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "linked"),
+    [
+        ("During the storm of effects, can I chain?", []),
+        ("Can I chain Pot of Greed to Storm?", ["card/storm"]),
+        ('posso responder a "tempestade"?', ["card/storm"]),
+        ("a tempestade de efeitos", []),
+        ("What happens to my reinforcements?", []),
+        ("Can I chain Reinforcements to it?", ["card/reinforcements"]),
+        ("o jinzo nega armadilhas?", ["card/jinzo"]),  # no everyday word: any case
+    ],
+)
+def test_a_card_named_by_an_everyday_word_links_only_as_a_name(
+    text: str, linked: list[str]
+) -> None:
+    """One-word card names that are everyday English or Portuguese words link when capitalised
+    or quoted, also by typo tolerance; names that are no word link in any case."""
+    cards = Linker(
+        [
+            Entry("card/storm", "Card", "Storm", ("Storm", "Tempestade")),
+            Entry("card/reinforcements", "Card", "Reinforcements", ("Reinforcements",)),
+            Entry("card/jinzo", "Card", "Jinzo", ("Jinzo",)),
+            Entry("concept/chain", "Concept", "Chain", ("chain",)),
+        ]
+    )
+    for fuzzy in (False, True):
+        found = [m.entity for m in cards.link(text, fuzzy=fuzzy) if m.entity.startswith("card/")]
+        assert found == linked, (text, fuzzy)

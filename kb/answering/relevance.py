@@ -57,7 +57,9 @@ CHAT_WORDS = frozenset(
         "friend friends buddy pal mate told tells telling claim claims claimed insist insists "
         "argue argues argued arguing believe believes thought heard "
         "amigo amiga amigos amigas colega colegas disse diz dizem falou fala falaram acha acham "
-        "achei achava ouvi"
+        "achei achava ouvi "
+        # how a duel's first player is chosen: part of every duel, named by no rule text
+        "die dice roll rolled rolls coin toss tossed dado dados moeda sorteio"
     ).split()
 )
 # The monster types in Portuguese (card data gives the English ones): words of the game.
