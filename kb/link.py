@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from rapidfuzz import fuzz, process
 
-from kb.card_names import CardNames, _capitalised, _quoted, everyday_word
+from kb.card_names import CardNames, _quoted, everyday_word
 from kb.ids import fold
 from kb.model import Mention
 
@@ -212,14 +212,13 @@ class Linker:
 
 
 def _ordinary(found: str, text: str, start: int, end: int) -> bool:
-    """A one-word card name that is an everyday word, written neither quoted nor capitalised
-    (nor in capitals: "DAD" is initials)."""
+    """A one-word card name that is an everyday word, written in lower case and not quoted (a
+    capital makes it a name, even opening a sentence: "Edison: Honest pode …", "DAD")."""
     return (
         " " not in found
         and everyday_word(found)
-        and not text[start:end].isupper()
+        and not text[start:end][:1].isupper()
         and not _quoted(text, start, end)
-        and not _capitalised(text, start, end)
     )
 
 

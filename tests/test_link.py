@@ -226,14 +226,16 @@ def test_players_shorthand_links_in_queries() -> None:
         ("a tempestade de efeitos", []),
         ("What happens to my reinforcements?", []),
         ("Can I chain Reinforcements to it?", ["card/reinforcements"]),
+        ("Storm: posso encadear?", ["card/storm"]),  # a capital opening a sentence too
         ("o jinzo nega armadilhas?", ["card/jinzo"]),  # no everyday word: any case
     ],
 )
 def test_a_card_named_by_an_everyday_word_links_only_as_a_name(
     text: str, linked: list[str]
 ) -> None:
-    """One-word card names that are everyday English or Portuguese words link when capitalised
-    or quoted, also by typo tolerance; names that are no word link in any case."""
+    """One-word card names that are everyday English or Portuguese words link when written with
+    a capital or quoted (the pattern and the typo-tolerant linker alike); names that are no word
+    link in any case."""
     cards = Linker(
         [
             Entry("card/storm", "Card", "Storm", ("Storm", "Tempestade")),
