@@ -172,6 +172,9 @@ CONTRACT = {
             "yes",
             "damage-step",
         ),
+        # A card's class from its facts: "Is X a C?", "X conta como C?".
+        ("Is Mirror Force a Counter Trap?", "no", "card-class"),
+        ("O Julgamento Solene conta como Armadilha de Resposta?", "yes", "card-class"),
         # Life Point costs (Edison rule 10): more LP than the cost, or no payment.
         ("Edison: I'm at 2500 LP. Can I pay Mirror Wall's maintenance cost?", "yes", "lp-cost"),
         ("Edison: I'm at 2000 LP. Can I pay Mirror Wall's maintenance cost?", "no", "lp-cost"),
@@ -487,3 +490,15 @@ def test_a_spell_speed_1_effect_asked_as_chain_link_2_cites_the_link_rule(
     result = svc.ask("Can Pot of Greed be activated as Chain Link 2 to Mirror Force?")
     assert result["verdict"] == "no"
     assert "Chain Link 2 ou superior" in result["citations"][0]["text"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # the class named before the card, or in a set-up sentence only: not a class question
+        "Is it legal to chain a Counter Trap to Mirror Force?",
+        "O Julgamento Solene e a Armadilha de Resposta: o efeito ativa de novo?",
+    ],
+)
+def test_card_class_needs_is_x_a_c(svc: RulingsService, question: str) -> None:
+    assert svc.ask(question)["reasoner"] != "card-class"

@@ -64,7 +64,7 @@ def chain_decision(
     asked = fold(last_sentence(re.sub(r"\([^)]*\)", " ", question)))
     if _ABOUT_THAT.fullmatch(asked.strip()):
         asked = fold(re.sub(r"\([^)]*\)", " ", question))  # "Pode isso?": about the set-up
-    if not _CHAIN.search(main_clause(asked)):
+    if not _CHAIN.search(main_clause(_without_names(question, mentions, asked))):
         return None
     verb = _CHAIN.search(asked)
     if verb is not None and _CONDITIONED.search(asked, verb.end()):
@@ -147,6 +147,20 @@ def chain_decision(
         [s.source for s in steps if s.source],
         "chain-spell-speed",
     )
+
+
+# Mentions whose words are the chaining itself ("chain", "resposta"): the others are names.
+_CHAINING = frozenset({"concept/chain", "concept/chain-link", "concept/response"})
+
+
+def _without_names(question: str, mentions: list[Mention], asked: str) -> str:
+    """`asked` (a folded part of `question`) with the names of cards and other concepts blanked:
+    "Resposta" in "Armadilha de Resposta" and "Chain" in "Chain Destruction" are no verb."""
+    names = [fold(m.matched) for m in mentions if m.entity not in _CHAINING]
+    for name in sorted(set(names), key=len, reverse=True):
+        if name:
+            asked = asked.replace(name, " " * len(name))
+    return asked
 
 
 def _section(kg: KnowledgeGraph, node_id: str | None) -> str | None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from kb.graph import KnowledgeGraph
 from kb.reason import Reasoner
 from kb.reason.activation import decide_negation
+from kb.reason.card_class import classes_asked, decide_card_class
 from kb.reason.card_limit import decide_card_limit
 from kb.reason.card_pool import decide_card_pool
 from kb.reason.chain import decide_chain, decide_order, decide_resolution, resolution_rule
@@ -113,6 +114,12 @@ REASONERS: tuple[Registered, ...] = (
         decide_chain,
         "what each Spell Speed may respond to (can_respond_to)",
         lambda kg: bool(kg.with_predicate("can_respond_to")),
+    ),
+    Registered(
+        "card-class",
+        decide_card_class,
+        "cards' classes and effect types (instance_of, has_effect_type)",
+        classes_asked,
     ),
 )
 
