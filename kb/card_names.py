@@ -112,7 +112,7 @@ class CardNames:
                 continue
             name, last = match
             start, end = offsets[words[i].start()], offsets[words[last].end() - 1] + 1
-            if not name.weak or _quoted(text, start, end) or _capitalised(text, start, end):
+            if not name.weak or quoted(text, start, end) or _capitalised(text, start, end):
                 out.append(Mention(name.entity, start, end, text[start:end], 1.0))
                 i = last + 1
             else:
@@ -451,7 +451,7 @@ def _cutoff(window: str) -> float:
     return max(88.0, 100.0 - 100.0 * (1 + len(window) // 10) / max(len(window), 1))
 
 
-def _quoted(text: str, start: int, end: int) -> bool:
+def quoted(text: str, start: int, end: int) -> bool:
     before = text[:start].rstrip()[-1:]
     after = text[end:].lstrip()[:1]
     return bool(before) and before in _OPEN_QUOTES and bool(after) and after in _CLOSE_QUOTES

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from rapidfuzz import fuzz, process
 
-from kb.card_names import CardNames, _quoted, everyday_word
+from kb.card_names import CardNames, everyday_word, quoted
 from kb.ids import fold
 from kb.model import Mention
 
@@ -218,7 +218,7 @@ def _ordinary(found: str, text: str, start: int, end: int) -> bool:
         " " not in found
         and everyday_word(found)
         and not text[start:end][:1].isupper()
-        and not _quoted(text, start, end)
+        and not quoted(text, start, end)
     )
 
 

@@ -30,59 +30,57 @@ from kb.search.analysis import STOP_WORDS, analyse
 # The share of a question's content words that may be foreign to the rules.
 OFF_TOPIC_SHARE = 0.25
 _WORD = re.compile(r"[^\W\d_]{2,}")
+
+
 # Informal function words of chat and forum questions (pt/en), which no rule text uses.
-CHAT_WORDS = frozenset(
-    fold(w)
-    for w in (  # noqa: SIM905 (a word list reads better as text)
-        "pra pro pros pras ta tá tô to tao tão tbm tb msm vc vcs q pq hj eh né ne ai aí "
-        "la lá cara gente mano tipo ate até so só mesmo ainda entao então agora depois antes "
-        "minha minhas meu meus sua suas seu seus nossa nosso dele dela deles delas estou esta "
-        "está estao estão sou foi fui era vai vou va vá fez faz fazer dar deu dei tenho tinha "
-        "ter teve quero queria preciso acho sei sabe saber alguem alguém ninguem ninguém "
-        "nada tudo algo coisa coisas vez vezes caso jeito forma modo "
-        "opp opps pls plz thx ok okay yeah yep nope hey hi hello guys lol btw imo iirc afaik "
-        "doesn don didn isn aren wasn weren won wouldn couldn shouldn can't cant dont doesnt "
-        "im ive id youre theyre thats whats theres someone anyone anything something nothing "
-        "nobody everyone everybody whoever whatever however anyway really actually just even "
-        "still already yet again ever never always sometimes maybe perhaps please thanks "
-        "mine yours theirs ours myself yourself themselves itself "
-        "get got gets getting go goes going gone went come comes coming came make makes made "
-        "take takes took taken give gives gave given put puts keep keeps let lets say says "
-        "said know knows think thinks want wants need needs try tries use uses using "
-        "happen happens happened happening way ways thing things question rule rules ruling "
-        "rulings regra regras pergunta duvida dúvida "
-        "proposito propósito purpose deliberately intentionally voluntarily accidentally "
-        "drop drops dropping dropped "
-        # who says so: "my friend says …", "meu amigo disse …"
-        "friend friends buddy pal mate told tells telling claim claims claimed insist insists "
-        "argue argues argued arguing believe believes thought heard "
-        "amigo amiga amigos amigas colega colegas disse diz dizem falou fala falaram acha acham "
-        "achei achava ouvi "
-        # how a duel's first player is chosen: part of every duel, named by no rule text
-        "die dice roll rolled rolls coin toss tossed dado dados moeda sorteio"
-    ).split()
+def _words(text: str) -> frozenset[str]:
+    """A word list written as text, folded."""
+    return frozenset(fold(w) for w in text.split())
+
+
+CHAT_WORDS = _words(
+    "pra pro pros pras ta tá tô to tao tão tbm tb msm vc vcs q pq hj eh né ne ai aí "
+    "la lá cara gente mano tipo ate até so só mesmo ainda entao então agora depois antes "
+    "minha minhas meu meus sua suas seu seus nossa nosso dele dela deles delas estou esta "
+    "está estao estão sou foi fui era vai vou va vá fez faz fazer dar deu dei tenho tinha "
+    "ter teve quero queria preciso acho sei sabe saber alguem alguém ninguem ninguém "
+    "nada tudo algo coisa coisas vez vezes caso jeito forma modo "
+    "opp opps pls plz thx ok okay yeah yep nope hey hi hello guys lol btw imo iirc afaik "
+    "doesn don didn isn aren wasn weren won wouldn couldn shouldn can't cant dont doesnt "
+    "im ive id youre theyre thats whats theres someone anyone anything something nothing "
+    "nobody everyone everybody whoever whatever however anyway really actually just even "
+    "still already yet again ever never always sometimes maybe perhaps please thanks "
+    "mine yours theirs ours myself yourself themselves itself "
+    "get got gets getting go goes going gone went come comes coming came make makes made "
+    "take takes took taken give gives gave given put puts keep keeps let lets say says "
+    "said know knows think thinks want wants need needs try tries use uses using "
+    "happen happens happened happening way ways thing things question rule rules ruling "
+    "rulings regra regras pergunta duvida dúvida "
+    "proposito propósito purpose deliberately intentionally voluntarily accidentally "
+    "drop drops dropping dropped "
+    # who says so: "my friend says …", "meu amigo disse …"
+    "friend friends buddy pal mate told tells telling claim claims claimed insist insists "
+    "argue argues argued arguing believe believes thought heard "
+    "amigo amiga amigos amigas colega colegas disse diz dizem falou fala falaram acha acham "
+    "achei achava ouvi "
+    # how a duel's first player is chosen: part of every duel, named by no rule text
+    "die dice roll rolled rolls coin toss tossed dado dados moeda sorteio"
 )
 # The monster types in Portuguese (card data gives the English ones): words of the game.
-MONSTER_TYPES_PT = frozenset(
-    fold(w)
-    for w in (  # noqa: SIM905 (a word list reads better as text)
-        "fada fadas dragão dragões mago magos guerreiro guerreiros besta bestas demônio demônios "
-        "zumbi zumbis máquina máquinas aqua piro rocha rochas alada aladas planta plantas inseto "
-        "insetos trovão dinossauro dinossauros peixe peixes serpente marinha réptil répteis "
-        "psíquico psíquicos divina wyrm ciberso"
-    ).split()
+MONSTER_TYPES_PT = _words(
+    "fada fadas dragão dragões mago magos guerreiro guerreiros besta bestas demônio demônios "
+    "zumbi zumbis máquina máquinas aqua piro rocha rochas alada aladas planta plantas inseto "
+    "insetos trovão dinossauro dinossauros peixe peixes serpente marinha réptil répteis "
+    "psíquico psíquicos divina wyrm ciberso"
 )
 # Modal and auxiliary verbs and pronouns: every rule text uses them, so they neither make a
 # question a ruling question nor show that a statement speaks to it.
-FUNCTION_WORDS = frozenset(
-    fold(w)
-    for w in (  # noqa: SIM905 (a word list reads better as text)
-        "pode podem posso podemos poderia poderiam poder consigo consegue conseguem conseguir "
-        "deve devem devo deveria deveriam precisa precisam é são está estão há tem têm "
-        "eu tu nós vocês ele ela isso aquilo aquele aquela lhe me te nos "
-        "i me we us you he she him her they them may might must shall has have had having "
-        "am been being there here what which who whom whose why how"
-    ).split()
+FUNCTION_WORDS = _words(
+    "pode podem posso podemos poderia poderiam poder consigo consegue conseguem conseguir "
+    "deve devem devo deveria deveriam precisa precisam é são está estão há tem têm "
+    "eu tu nós vocês ele ela isso aquilo aquele aquela lhe me te nos "
+    "i me we us you he she him her they them may might must shall has have had having "
+    "am been being there here what which who whom whose why how"
 )
 _SHORT_STEM = 4  # a stem shorter than this matches too many unrelated words ("casa" ~ "caso")
 # A word sharing this many first letters with a rule word is an inflection of it when the stemmer
@@ -132,6 +130,7 @@ class Relevance:
         stems: frozenset[str],
         words: frozenset[str] = frozenset(),
         scope_concepts: frozenset[str] = frozenset(),
+        name_words: Callable[[str], frozenset[str]] | None = None,
     ) -> None:
         self.stems = stems
         self.words = words
@@ -148,14 +147,16 @@ class Relevance:
         # Concepts that name a format (Tag Duel): they say where a question is asked, not what.
         self.scope_concepts = scope_concepts
         # The words of a named card's names: "Meltiel" after "Meltiel, Sage of the Sky" is a name.
-        self.name_words: Callable[[str], frozenset[str]] = lambda _entity: frozenset()
+        self.name_words = name_words or (lambda _entity: frozenset())
 
     @classmethod
     def of(cls, kg: KnowledgeGraph, formats: Iterable[FormatSpec] = ()) -> Relevance:
-        words = rule_words(kg) | monster_type_words(kg)
-        relevance = cls(rule_stems(kg), words, format_concepts(kg, formats))
-        relevance.name_words = lambda entity: _name_words(kg, entity)
-        return relevance
+        return cls(
+            rule_stems(kg),
+            rule_words(kg) | monster_type_words(kg),
+            format_concepts(kg, formats),
+            lambda entity: _name_words(kg, entity),
+        )
 
     def known(self, word: str) -> bool:
         """A rule text uses the word: as written, in the singular, or by a stem long enough not

@@ -16,7 +16,7 @@ from kb.answering.question import Question
 from kb.graph import KnowledgeGraph
 from kb.reason import Decision, Knowledge, Step
 from kb.reason.claims import EVERY_MONSTER
-from kb.reason.facts import best, label, provenance
+from kb.reason.facts import best, broader_chain, label, provenance
 from kb.reason.statement import last_sentence, question_negated
 
 _FAMILIES = ("has_effect_type", "instance_of")
@@ -31,18 +31,6 @@ _IS = re.compile(
 
 def decide_card_class(kb: Knowledge, q: Question) -> Decision | None:
     return card_class_decision(kb.kg, q)
-
-
-def _ancestors(kg: KnowledgeGraph, concept: str) -> set[str]:
-    seen: set[str] = set()
-    todo = [concept]
-    while todo:
-        c = todo.pop()
-        if c in seen:
-            continue
-        seen.add(c)
-        todo += [f.object for f in kg.out(c, "broader")]
-    return seen
 
 
 def _family(kg: KnowledgeGraph, concept: str) -> str | None:
@@ -80,7 +68,7 @@ def card_class_decision(kg: KnowledgeGraph, q: Question) -> Decision | None:
     own = [f for f in kg.out(card, family) if f.object != "concept/effect"]
     if not own:
         return None
-    member = best([f for f in own if concept in _ancestors(kg, f.object)])
+    member = best([f for f in own if concept in broader_chain(kg, f.object)])
     yes = member is not None
     c_en, c_pt = label(kg, concept, "en"), label(kg, concept, "pt")
     n_en, n_pt = label(kg, card, "en"), label(kg, card, "pt")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from kb.graph import KnowledgeGraph
@@ -73,3 +74,16 @@ def steps_of(kg: KnowledgeGraph, parent: str) -> list[Node]:
     """The ordered Step children of a rule (SEGOC steps, Damage Step sub-steps)."""
     steps = (kg.node(c) for c in kg.children(parent))
     return sorted((n for n in steps if n.type == "Step"), key=lambda n: n.order or 0)
+
+
+def broader_chain(kg: KnowledgeGraph, concept: str) -> Iterator[str]:
+    """`concept`, then each broader concept (`broader`, transitively), each once, depth first."""
+    seen: set[str] = set()
+    todo = [concept]
+    while todo:
+        c = todo.pop()
+        if c in seen:
+            continue
+        seen.add(c)
+        yield c
+        todo += [f.object for f in kg.out(c, "broader")]

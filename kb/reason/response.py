@@ -23,7 +23,7 @@ from kb.graph import KnowledgeGraph
 from kb.model import Fact, Mention
 from kb.reason import Decision, Knowledge, Step
 from kb.reason.damage import _DAMAGE
-from kb.reason.facts import best, label, provenance, spell_speed
+from kb.reason.facts import best, broader_chain, label, provenance, spell_speed
 from kb.reason.statement import question_negated
 
 SPEEDLESS = "concept/speedless-action"
@@ -71,17 +71,10 @@ def response_rules(kg: KnowledgeGraph) -> tuple[Fact | None, Fact | None]:
 
 def _speedless(kg: KnowledgeGraph, concept: str) -> Fact | None:
     """The fact making `concept` (or a broader concept of it) an action without a Spell Speed."""
-    seen: set[str] = set()
-    todo = [concept]
-    while todo:
-        c = todo.pop()
-        if c in seen:
-            continue
-        seen.add(c)
+    for c in broader_chain(kg, concept):
         own = best([f for f in kg.out(c, "instance_of") if f.object == SPEEDLESS])
         if own is not None:
             return own
-        todo += [f.object for f in kg.out(c, "broader")]
     return None
 
 
