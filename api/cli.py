@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import shutil
 import sys
 from collections.abc import Callable
@@ -397,7 +396,10 @@ def serve(
     port: Annotated[int | None, typer.Option(help="Port (YGO_PORT).")] = None,
     workers: Annotated[
         int | None,
-        typer.Option(help="Server processes (YGO_WORKERS); 0: one per CPU core, 1: this process."),
+        typer.Option(
+            help="Server processes (YGO_WORKERS): 1 this process (default), N > 1 forked "
+            "workers sharing its memory, 0 one per CPU core."
+        ),
     ] = None,
     data: DataOpt = None,
     corpus: CorpusOpt = None,
@@ -407,7 +409,7 @@ def serve(
     """Serve the HTTP API (OpenAPI docs at /docs)."""
     import uvicorn
 
-    from api.workers import SETTINGS_ENV, check_serving, encode_settings, serve_workers
+    from api.workers import Supervisor, check_serving, listeners, load_for_fork
 
     s = settings(
         data, corpus, model=model, embedder=embedder, host=host, port=port, workers=workers
@@ -422,10 +424,15 @@ def serve(
         err.print(f"serving on http://{s.host}:{s.port} (docs at /docs)")
         uvicorn.run(app_, host=s.host, port=s.port, log_level="warning")
         return
-    # Each worker is a spawned interpreter that builds its own app from these settings.
-    os.environ[SETTINGS_ENV] = encode_settings(s)
+    # Bound first (a taken port fails before the load), loaded once here; the workers are forks
+    # of this process and share what it loaded.
+    try:
+        sockets = listeners(s.host, s.port, count)
+    except OSError as exc:
+        fail(f"cannot listen on {s.host}:{s.port}: {exc}", 1)
+    loaded = guarded(lambda: load_for_fork(s))
     err.print(f"serving on http://{s.host}:{s.port} with {count} workers (docs at /docs)")
-    serve_workers(count, s.host, s.port)
+    raise typer.Exit(Supervisor(loaded, sockets).run())
 
 
 @app.command()

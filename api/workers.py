@@ -1,45 +1,55 @@
-"""Serving from several processes: `serve --workers N` runs N uvicorn workers on one socket.
+"""Serving from several processes: `serve --workers N` forks N workers from one loaded process.
 
-uvicorn's supervisor spawns each worker (a fresh interpreter) and imports `worker_app` there, so the
-settings travel in one environment variable (`SETTINGS_ENV`: every setting as its `YGO_*` string,
-as JSON) and each worker builds its own app from them. Every worker opens the same read-only build:
-the artifact, the Oxigraph store (opened read-only) and the memory-mapped passage embeddings, whose
-pages the processes share. Only the first worker to start builds what is missing (KB, embedding
-cache, store); the others wait on a lock file in the data directory and then just load.
+The `serve` process loads the KB, the model and the service once, freezes them (`gc.freeze`), and
+forks N uvicorn workers, each serving its own socket on the one port (SO_REUSEPORT). The workers share every page they
+only read: torch, the tokenizer's vocabulary, the model weights, the graph. Only what a worker
+writes becomes its own (copy on write). The `serve` process then only supervises: it forwards
+SIGINT/SIGTERM to the workers and waits for them; a worker that dies while serving is replaced by
+a fresh fork (the loaded state is still in the supervisor), one that dies right after its start
+stops the server (a broken worker would only die again).
+
+torch's OpenMP thread pool does not survive a fork: a worker forked from a process whose pool
+exists hangs on its first parallel operation. So the supervisor loads with one torch thread (no
+pool is created) and each worker sets its own share of the cores.
 """
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
-import json
+import gc
 import logging
 import os
+import signal
 import socket
-from collections.abc import Iterator
-from dataclasses import fields
-from pathlib import Path
+import time
+from types import FrameType
 
 from fastapi import FastAPI
 
-from kb.config import ENV_PREFIX, Settings
-
-SETTINGS_ENV = "YGO_SERVE_SETTINGS"
-LOCK_FILE = ".serve.lock"
+from kb.config import Settings
 
 log = logging.getLogger(__name__)
+
+# A worker that exits sooner than this after its fork is broken, not unlucky: stop the server.
+MIN_UPTIME_S = 10.0
+# How long stopping waits for the workers' graceful shutdown before killing them.
+STOP_GRACE_S = 30.0
+_POLL_S = 0.2
+
+
+def usable_cores() -> int:
+    """The CPU cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
 
 
 def worker_count(requested: int) -> int:
     """The number of server processes: `requested`, or one per CPU this process may use."""
     if requested < 0:
         raise ValueError(f"workers must be 0 (one per CPU core) or more, got {requested}")
-    if requested:
-        return requested
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1
+    return requested or usable_cores()
 
 
 def check_serving(settings: Settings) -> int:
@@ -49,84 +59,146 @@ def check_serving(settings: Settings) -> int:
     return worker_count(settings.workers)
 
 
-def encode_settings(settings: Settings) -> str:
-    """The settings as JSON of their `YGO_*` environment strings (unset ones left out)."""
-    values = {
-        ENV_PREFIX + f.name.upper(): str(getattr(settings, f.name))
-        for f in fields(settings)
-        if getattr(settings, f.name) is not None
-    }
-    return json.dumps(values)
+def threads_per_worker(count: int) -> int:
+    """torch threads for each of `count` workers: the cores shared out, at least one."""
+    return max(1, usable_cores() // count)
 
 
-def decode_settings(raw: str) -> Settings:
-    """The settings `encode_settings` wrote (read as the environment would be)."""
-    values = json.loads(raw)
-    if not isinstance(values, dict):
-        raise ValueError(f"{SETTINGS_ENV} is not a JSON object")
-    return Settings.from_env(environ={str(k): str(v) for k, v in values.items()})
+def load_for_fork(settings: Settings) -> FastAPI:
+    """The app, loaded in the supervisor without creating torch's thread pool, then frozen."""
+    import torch
 
-
-@contextlib.contextmanager
-def build_lock(data_dir: Path) -> Iterator[None]:
-    """Hold the data directory's exclusive lock (one process builds while the others wait)."""
-    data_dir.mkdir(parents=True, exist_ok=True)
-    with open(data_dir / LOCK_FILE, "a+b") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
-def load_app(settings: Settings) -> FastAPI:
-    """One worker's app: load (building first under the lock if needed) and wrap the service."""
     from api.app import create_app
     from api.runtime import load_runtime
 
-    with build_lock(settings.data_dir):
-        runtime = load_runtime(settings)
-        if not settings.sparql_endpoint:
-            runtime.service.sparql_endpoint()  # checks (or rebuilds) the store; starts nothing
-    return create_app(runtime.service, stale_error=runtime.stale_error)
+    torch.set_num_threads(1)
+    runtime = load_runtime(settings)
+    if not settings.sparql_endpoint:
+        runtime.service.sparql_endpoint()  # checks (or rebuilds) the store; starts nothing
+    app = create_app(runtime.service, stale_error=runtime.stale_error)
+    gc.collect()
+    gc.freeze()  # the collector never writes to the loaded objects' pages, so they stay shared
+    return app
 
 
-def serve_workers(count: int, host: str, port: int) -> None:
-    """Run `count` uvicorn workers of `worker_app` on one listening socket, as
-    `uvicorn.run("api.workers:worker_app", factory=True, workers=count)` does, but with the
-    listening socket marked as TCP (`tcp_listener`)."""
-    import uvicorn
-    from uvicorn.supervisors import Multiprocess
+def listeners(host: str, port: int, count: int) -> list[socket.socket]:
+    """`count` TCP sockets listening on one address, each with SO_REUSEPORT, one per worker.
 
-    config = uvicorn.Config(
-        "api.workers:worker_app",
-        factory=True,
-        workers=count,
-        host=host,
-        port=port,
-        log_level="warning",
-        timeout_worker_healthcheck=120,  # a worker that is still loading answers pings late
-    )
-    Multiprocess(config, sockets=[tcp_listener(config.bind_socket())]).run()
+    The kernel spreads new connections over the sockets (by a hash of the connection), where
+    one shared socket gave most of them to whichever worker woke first: a client's keep-alive
+    connections, opened together, all landed on one worker and one core. Each socket is made
+    with `proto` IPPROTO_TCP so asyncio turns TCP_NODELAY on for the connections it accepts
+    (with Nagle's algorithm left on, every keep-alive request after the first waited ~42 ms for
+    the client's delayed ACK). Port 0 picks one free port for all of them. SO_REUSEPORT lets any
+    process of this user bind the same port, so an address something already answers on is
+    refused first (`OSError`), as a plain bind would be."""
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    family, _, _, _, address = infos[0]
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.settimeout(1.0)
+        if port and probe.connect_ex(address) == 0:
+            raise OSError(f"{host}:{port} is already in use")
+    out: list[socket.socket] = []
+    try:
+        for _ in range(count):
+            sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+            out.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+            sock.bind(address)
+            address = sock.getsockname()  # port 0: the others bind the port this one got
+            sock.listen(2048)
+    except OSError:
+        for sock in out:
+            sock.close()
+        raise
+    return out
 
 
-def tcp_listener(sock: socket.socket) -> socket.socket:
-    """The same listening socket with its `proto` set to IPPROTO_TCP (a Unix socket unchanged).
+class Supervisor:
+    """Forks one uvicorn worker of `app` per listening socket (`listeners`) and keeps them
+    running until told to stop; `run` returns the server's exit status."""
 
-    uvicorn binds the socket its workers share with `proto` 0; accepted connections copy the
-    listener's `proto`, and asyncio turns TCP_NODELAY on only for IPPROTO_TCP sockets. With
-    Nagle's algorithm left on, every keep-alive request after the first waited for the client's
-    delayed ACK: ~42 ms on Linux, even for a 404 (uvicorn issue #3149). One worker never did:
-    asyncio binds that socket itself, from getaddrinfo, with `proto` 6."""
-    if sock.family not in (socket.AF_INET, socket.AF_INET6):
-        return sock
-    return socket.socket(sock.family, sock.type, socket.IPPROTO_TCP, fileno=sock.detach())
+    def __init__(self, app: FastAPI, sockets: list[socket.socket]) -> None:
+        import uvicorn
 
+        self.config = uvicorn.Config(app, log_level="warning")
+        self.sockets = sockets  # one per worker slot, kept open here for the slot's next fork
+        self.threads = threads_per_worker(len(sockets))
+        self.workers: dict[int, tuple[int, float]] = {}  # pid → (slot, when it was forked)
+        self.stopping: float | None = None  # when stopping began
+        self.status = 0
 
-def worker_app() -> FastAPI:
-    """The app factory uvicorn calls in each worker process (`api.workers:worker_app`)."""
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    raw = os.environ.get(SETTINGS_ENV)
-    if raw is None:
-        raise RuntimeError(f"{SETTINGS_ENV} is not set: start workers with `ygo-rulings serve`")
-    return load_app(decode_settings(raw))
+    def run(self) -> int:
+        """Fork the workers and supervise them until they have all stopped."""
+        previous = {s: signal.signal(s, self._on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            for slot in range(len(self.sockets)):
+                self._fork(slot)
+            while self.workers:
+                self._reap()
+                time.sleep(_POLL_S)
+        finally:
+            for s, handler in previous.items():
+                signal.signal(s, handler)
+            for sock in self.sockets:
+                sock.close()
+        return self.status
+
+    def _fork(self, slot: int) -> None:
+        pid = os.fork()
+        if pid == 0:  # the worker: serve until told to stop, never return into the supervisor
+            os._exit(self._serve(self.sockets[slot]))
+        self.workers[pid] = (slot, time.monotonic())
+
+    def _serve(self, sock: socket.socket) -> int:
+        import torch
+        import uvicorn
+
+        for s in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(s, signal.SIG_DFL)  # uvicorn installs its own once it serves
+        try:
+            torch.set_num_threads(self.threads)
+            uvicorn.Server(self.config).run(sockets=[sock])
+            return 0
+        except BaseException:
+            log.exception("worker %d failed", os.getpid())
+            return 1
+
+    def _reap(self) -> None:
+        """Collect the workers that exited; replace them unless stopping or broken."""
+        while self.workers:
+            try:
+                pid, wait_status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                self.workers.clear()
+                return
+            if pid == 0:
+                break
+            worker = self.workers.pop(pid, None)
+            if worker is None or self.stopping is not None:
+                continue
+            slot, forked = worker
+            code = os.waitstatus_to_exitcode(wait_status)
+            if time.monotonic() - forked < MIN_UPTIME_S:
+                log.error("worker %d exited (%d) right after its start: stopping", pid, code)
+                self.status = 1
+                self._stop()
+            else:
+                log.warning("worker %d exited (%d): forking another", pid, code)
+                self._fork(slot)  # its socket stayed open here: queued connections wait for it
+        if self.stopping is not None and time.monotonic() - self.stopping > STOP_GRACE_S:
+            self._send(signal.SIGKILL)
+
+    def _on_signal(self, signum: int, frame: FrameType | None) -> None:
+        self._stop()
+
+    def _stop(self) -> None:
+        if self.stopping is None:
+            self.stopping = time.monotonic()
+            self._send(signal.SIGTERM)
+
+    def _send(self, signum: int) -> None:
+        for pid in self.workers:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signum)

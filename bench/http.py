@@ -1,6 +1,6 @@
 """HTTP benchmark against a real `ygo-rulings serve` on loopback: speed, memory and quality in one run.
 
-One server start (``--workers``, default one per core) measures:
+One server start (``--workers``, default 1 as `serve`; N > 1 forks N workers) measures:
 - cold start: spawn → first ``/health`` 200, and spawn → first ``/ask`` 200;
 - ``/ask`` (every question unseen by the server, so no answer-cache hits), ``/search``, SPARQL (the
   README's queries and the per-card fact count) and mixed traffic (search, ask, ``/id/…``, quiz,
@@ -398,7 +398,9 @@ def _commit() -> str | None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data", type=Path, default=REPO / "data")
-    parser.add_argument("--workers", type=int, default=0, help="server processes (0: one per core)")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="server processes (0: one per core; default 1)"
+    )
     parser.add_argument("--n", type=int, default=200, help="requests per cell (SPARQL: half)")
     parser.add_argument("--no-quality", action="store_true", help="skip the answer-quality sets")
     args = parser.parse_args()

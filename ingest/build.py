@@ -10,6 +10,7 @@ from ingest.corpus import corpus_hash
 from ingest.pipeline import ingest_corpus
 from kb.errors import ArtifactError, IngestError
 from kb.graph import KnowledgeGraph
+from kb.lexicon import everyday_lexicon
 from kb.store import Artifact, load_artifact, remove_abandoned, write_artifact
 
 log = logging.getLogger(__name__)
@@ -50,7 +51,13 @@ def build_kb(corpus_dir: Path, data_dir: Path) -> BuildReport:
         corpus.facts,
         docs,
         corpus.corpus_hash,
-        {"node_counts": nodes, "edge_counts": edges, "unlinked": unlinked, "sources": sources},
+        {
+            "node_counts": nodes,
+            "edge_counts": edges,
+            "unlinked": unlinked,
+            "sources": sources,
+            "everyday_words": everyday_lexicon(kg),
+        },
         derived=lambda tmp: {"sparql_store": sparql_store(tmp, kg)},
     )
     return BuildReport(path, nodes, edges, unlinked)

@@ -15,10 +15,8 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 
 from rapidfuzz import fuzz, process
-from wordfreq import zipf_frequency
 
 from kb.ids import fold
 from kb.model import Mention
@@ -55,10 +53,12 @@ class CardNames:
         names: Iterable[tuple[str, str]],
         common_words: frozenset[str],
         *,
+        everyday: frozenset[str] = frozenset(),
         taken: frozenset[str] = frozenset(),
         min_fuzzy_len: int = 8,
     ) -> None:
-        """`names`: (entity, folded surface) pairs; `taken`: keys other entities already own."""
+        """`names`: (entity, folded surface) pairs; `everyday`: the everyday words among their
+        words (`everyday_words`); `taken`: keys other entities already own."""
         # First word → second word (None: a one-word name) → names, longest first.
         self._first: dict[str, dict[str | None, list[_Name]]] = defaultdict(
             lambda: defaultdict(list)
@@ -72,7 +72,7 @@ class CardNames:
             key = " ".join(words)
             if not words or len(key) < 3 or key in taken or key in self._keys:
                 continue
-            weak = _is_weak(words, common_words)
+            weak = _is_weak(words, common_words, everyday)
             name = _Name(words, entity, weak)
             self._keys[key] = name
             self._first[words[0]][words[1] if len(words) > 1 else None].append(name)
@@ -426,12 +426,12 @@ def common_words(surfaces: Iterable[str], texts: Iterable[str] = ()) -> frozense
     return frozenset(words)
 
 
-def _is_weak(words: tuple[str, ...], common: frozenset[str]) -> bool:
+def _is_weak(words: tuple[str, ...], common: frozenset[str], everyday: frozenset[str]) -> bool:
     """A name made of ordinary words, or one short word, or one word that is an everyday word of
     English or Portuguese ("Storm", "Reinforcements"), must be quoted or capitalised."""
     if all(w in common or w.isdigit() for w in words):
         return True
-    return len(words) == 1 and (len(words[0]) < 7 or everyday_word(words[0]))
+    return len(words) == 1 and (len(words[0]) < 7 or words[0] in everyday)
 
 
 # How often a word must occur in everyday English or Portuguese (wordfreq's Zipf scale: 3 is
@@ -439,11 +439,24 @@ def _is_weak(words: tuple[str, ...], common: frozenset[str]) -> bool:
 EVERYDAY_ZIPF = 3.0
 
 
-@lru_cache(maxsize=65536)
-def everyday_word(word: str) -> bool:
-    """Whether a (folded) word is an everyday English or Portuguese word: "storm", "mountain",
-    "tempestade", but not "jinzo", "raigeki" or "sangan"."""
-    return any(zipf_frequency(word, lang) >= EVERYDAY_ZIPF for lang in ("en", "pt"))
+def name_words(surfaces: Iterable[str]) -> set[str]:
+    """The words of (folded) surfaces, as names are matched word by word."""
+    return {w for surface in surfaces for w in _WORD.findall(surface)}
+
+
+def everyday_words(words: Iterable[str]) -> frozenset[str]:
+    """The (folded) words among `words` that are everyday English or Portuguese words: "storm",
+    "mountain", "tempestade", but not "jinzo", "raigeki" or "sangan".
+
+    wordfreq's tables take ~0.4 s and tens of MB to load, so a build works this out once for its
+    names (the artifact's `everyday_words`) and a server reads it from there."""
+    from wordfreq import zipf_frequency
+
+    return frozenset(
+        w
+        for w in set(words)
+        if any(zipf_frequency(w, lang) >= EVERYDAY_ZIPF for lang in ("en", "pt"))
+    )
 
 
 def _cutoff(window: str) -> float:

@@ -84,7 +84,11 @@ class Settings:
         "Answers each server process keeps in memory (least recently used dropped first), keyed "
         "by question, format, k and build id; 0 turns the cache off.",
     )
-    workers: int = _setting(0, "Server processes `serve` starts; 0: one per CPU core.")
+    workers: int = _setting(
+        1,
+        "Server processes `serve` runs: 1 serves from the `serve` process itself; N > 1 forks N "
+        "workers from it once it has loaded (they share its memory); 0: one per CPU core.",
+    )
     host: str = _setting("127.0.0.1", "Address `serve` binds.")
     port: int = _setting(8000, "Port `serve` binds.")
 

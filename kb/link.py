@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from rapidfuzz import fuzz, process
 
-from kb.card_names import CardNames, everyday_word, quoted
+from kb.card_names import CardNames, everyday_words, name_words, quoted
 from kb.ids import fold
 from kb.model import Mention
 
@@ -66,10 +66,12 @@ class Linker:
         min_fuzzy_len: int = 6,
         many: Iterable[Entry] = (),
         common_words: frozenset[str] = frozenset(),
+        everyday: frozenset[str] | None = None,
     ) -> None:
         """`entries` are matched by one pattern; `many` (the card database: thousands of names)
         by a word index (`kb.card_names`), where names made of `common_words` must be quoted or
-        capitalised. A surface `entries` has is never one of `many`'s."""
+        capitalised. A surface `entries` has is never one of `many`'s. `everyday`: the everyday
+        words among every surface's words (`lexicon_words`); worked out here when not given."""
         self.entries: dict[str, Entry] = {}
         self._by_surface: dict[str, str] = {}
         for entry in entries:
@@ -91,9 +93,13 @@ class Linker:
         many = [e for e in many if e.id not in self.entries]
         for entry in many:
             self.entries[entry.id] = entry
+        if everyday is None:
+            everyday = everyday_words(lexicon_words(self.entries.values()))
+        self._everyday = everyday
         self._cards = CardNames(
             ((e.id, normalise(s)) for e in many for s in e.surfaces),
             common_words,
+            everyday=everyday,
             taken=frozenset(self._by_surface),
         )
         self._common = common_words
@@ -121,7 +127,7 @@ class Linker:
                 if types is not None and self.entries[entity].type not in types:
                     continue
                 start, end = offsets[m.start()], offsets[m.end() - 1] + 1
-                if self.entries[entity].type == "Card" and _ordinary(found, text, start, end):
+                if self.entries[entity].type == "Card" and self._ordinary(found, text, start, end):
                     continue  # "the storm of effects": a word, not Storm
                 mentions.append(Mention(entity, start, end, text[start:end], 1.0))
                 covered.append((m.start(), m.end()))
@@ -159,16 +165,24 @@ class Linker:
                 earlier = [m.entity for m in named if m.end <= w.start()]
                 owners = {e for e in earlier if key in self._name_words(e)}
                 entity = owners.pop() if len(owners) == 1 and key not in self._common else None
-            if (
-                entity is None
-                and len(word) >= 4
-                and not (word.islower() and everyday_word(fold(word)))
-            ):
-                # a card's personal name, in any case (an everyday word only capitalised)
-                entity = self._first_words.get(fold(word))
+            if entity is None and len(word) >= 4:
+                key = fold(word)
+                if not (word.islower() and key in self._everyday):
+                    # a card's personal name, in any case (an everyday word only capitalised)
+                    entity = self._first_words.get(key)
             if entity is not None:
                 found.append(Mention(entity, w.start(), w.end(), word, 0.9))
         return found
+
+    def _ordinary(self, found: str, text: str, start: int, end: int) -> bool:
+        """A one-word card name that is an everyday word, written in lower case and not quoted
+        (a capital makes it a name, even opening a sentence: "Edison: Honest pode …", "DAD")."""
+        return (
+            " " not in found
+            and found in self._everyday
+            and not text[start:end][:1].isupper()
+            and not quoted(text, start, end)
+        )
 
     def _name_words(self, entity: str) -> set[str]:
         words = {w for s in self.surfaces_of(entity) for w in _WORD.findall(s)}
@@ -204,22 +218,18 @@ class Linker:
                 if types is not None and self.entries[entity].type not in types:
                     continue
                 start, end = offsets[first.start()], offsets[last.end() - 1] + 1
-                if self.entries[entity].type == "Card" and _ordinary(best[0], text, start, end):
+                if self.entries[entity].type == "Card" and self._ordinary(
+                    best[0], text, start, end
+                ):
                     continue
                 found.append(Mention(entity, start, end, text[start:end], round(best[1] / 100, 3)))
                 taken.append((first.start(), last.end()))
         return found
 
 
-def _ordinary(found: str, text: str, start: int, end: int) -> bool:
-    """A one-word card name that is an everyday word, written in lower case and not quoted (a
-    capital makes it a name, even opening a sentence: "Edison: Honest pode …", "DAD")."""
-    return (
-        " " not in found
-        and everyday_word(found)
-        and not text[start:end][:1].isupper()
-        and not quoted(text, start, end)
-    )
+def lexicon_words(entries: Iterable[Entry]) -> set[str]:
+    """Every word of the entries' surfaces, folded as the linker matches them."""
+    return name_words(normalise(s) for e in entries for s in e.surfaces)
 
 
 # Capitalised initials as players write them: "MST", "CotH", "DDR".

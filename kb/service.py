@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Iterable
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -14,13 +13,12 @@ from rdflib import Graph
 
 from kb.answering.answer import Answerer
 from kb.answering.cache import AnswerCache, answer_key
-from kb.card_names import common_words
 from kb.card_service import CardService
 from kb.config import Settings
 from kb.errors import InvalidQuery, NotFound, empty, out_of_range, too_long, unknown_value
 from kb.formats import Formats
-from kb.graph import KnowledgeGraph, node_record
-from kb.link import Entry, Linker
+from kb.graph import node_record
+from kb.lexicon import linker_for
 from kb.linked_data.rdf import describe_node, serialize, to_rdf, vocabulary
 from kb.linked_data.sparql import declared_prefixes
 from kb.model import RETRIEVABLE_TYPES, Node
@@ -35,22 +33,6 @@ from kb.store import Artifact
 
 if TYPE_CHECKING:
     from kb.linked_data.sparql import SparqlBackend
-
-
-def linker_for(
-    kg: KnowledgeGraph, formats: Formats | None = None, texts: Iterable[str] = ()
-) -> Linker:
-    """A linker over the graph's cards and concepts (from their labels and aliases) and formats."""
-    formats = formats if formats is not None else Formats.of_nodes(kg.of_type("Format"))
-    entries: list[Entry] = []
-    many: list[Entry] = []
-    for n in kg.of_type("Card", "Concept"):
-        surfaces = [s for s in (n.label_en, n.label_pt, *n.props.get("aliases", [])) if s]
-        entry = Entry(n.id, n.type, n.label_en or n.label_pt or n.id, tuple(surfaces))
-        (many if n.props.get("origin") == "carddb" else entries).append(entry)
-    core = [*entries, *formats.entries()]
-    rule_words = [s for e in core if e.type != "Card" for s in e.surfaces]
-    return Linker(core, many=many, common_words=common_words(rule_words, texts))
 
 
 class RulingsService:
@@ -69,7 +51,12 @@ class RulingsService:
         self.settings = settings
         self.kg = artifact.graph
         self.formats = Formats.of_nodes(self.kg.of_type("Format"))
-        self.linker = linker_for(self.kg, self.formats, artifact.documents.values())
+        self.linker = linker_for(
+            self.kg,
+            self.formats,
+            artifact.documents.values(),
+            artifact.manifest.get("everyday_words"),
+        )
         self._exports: dict[str, Path] = {}
         self._export_lock = threading.Lock()
         self._sparql_lock = threading.Lock()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import assume, given, settings
@@ -11,7 +12,11 @@ from hypothesis import strategies as st
 
 from kb.graph import KnowledgeGraph
 from kb.ids import fold, slugify
+from kb.lexicon import everyday_lexicon, linker_for
 from kb.link import Entry, Linker, fold_with_offsets, normalise
+
+if TYPE_CHECKING:
+    from conftest import Built
 
 PROPERTY = settings(max_examples=200, deadline=None, database=None)
 _QUOTES = str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'", "–": "-", "—": "-"})
@@ -247,3 +252,16 @@ def test_a_card_named_by_an_everyday_word_links_only_as_a_name(
     for fuzzy in (False, True):
         found = [m.entity for m in cards.link(text, fuzzy=fuzzy) if m.entity.startswith("card/")]
         assert found == linked, (text, fuzzy)
+
+
+def test_a_build_stores_the_everyday_words_its_server_links_with(lite_built: Built) -> None:
+    """The build works the everyday words out once (wordfreq is not loaded to serve); a linker
+    given them links as one that works them out itself."""
+    artifact = lite_built.artifact
+    stored = artifact.manifest["everyday_words"]
+    assert stored == everyday_lexicon(artifact.graph)
+    assert "chain" in stored and "jinzo" not in stored
+    from_build = linker_for(artifact.graph, texts=artifact.documents.values(), everyday=stored)
+    worked_out = linker_for(artifact.graph, texts=artifact.documents.values())
+    for text in ("Can I chain Mystical Space Typhoon to Pot of Greed?", "o jinzo nega armadilhas?"):
+        assert from_build.link(text, fuzzy=True) == worked_out.link(text, fuzzy=True)
