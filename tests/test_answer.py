@@ -463,6 +463,20 @@ def test_a_general_rule_about_monsters_does_not_speak_of_a_trap(svc: RulingsServ
     assert not _other_kind(kg, monsters, [])
 
 
+def test_a_rule_about_a_spell_speed_does_not_speak_of_slower_cards(svc: RulingsService) -> None:
+    """A rule about Spell Speed 2 ("or higher") says nothing of a card that is Spell Speed 1; a
+    faster card, one of several named, or a card of no known speed keeps it in play."""
+    from kb.answering.answer import _other_kind
+
+    kg = svc.answerer.kg
+    ss2 = {"concept/spell-speed-2", "concept/teammate"}
+    assert _other_kind(kg, ss2, ["card/pot-of-greed"])  # a Normal Spell: Spell Speed 1
+    assert not _other_kind(kg, ss2, ["card/solemn-judgment"])  # a Counter Trap: 3
+    assert not _other_kind(kg, ss2, ["card/pot-of-greed", "card/solemn-judgment"])
+    assert not _other_kind(kg, {"concept/spell-speed-1"}, ["card/pot-of-greed"])
+    assert not _other_kind(kg, ss2, ["card/cyber-dragon"])  # no activated effect: no speed known
+
+
 def test_asked_about_no_format_a_claim_of_another_format_yields(
     svc: RulingsService, monkeypatch: pytest.MonkeyPatch
 ) -> None:

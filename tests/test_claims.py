@@ -167,3 +167,18 @@ def test_exclusive_kinds_are_read_both_ways() -> None:
         "concept/a": frozenset({"concept/b"}),
         "concept/b": frozenset({"concept/a"}),
     }
+
+
+def test_a_named_concept_is_one_term_in_either_language() -> None:
+    """ "meu companheiro de equipe" (three words) and "my teammate" (one) share the same one
+    term with a claim about teammates, so the languages weigh the claim alike."""
+    from kb.reason.claims import concept_terms
+
+    linker = Linker(
+        [Entry("concept/teammate", "Concept", "Teammate", ("teammate", "companheiro de equipe"))]
+    )
+    pt = "meu companheiro de equipe pode tributar meu monstro?"
+    en = "can my teammate tribute my monster?"
+    assert "concept/teammate" in concept_terms(pt, linker.link(pt))
+    assert "concept/teammate" in concept_terms(en, linker.link(en))
+    assert "tribut" in concept_terms(en, linker.link(en))  # the other words' stems stay

@@ -19,15 +19,18 @@ from kb.reason.claims import (
     CLAIM_MIN,
     CLASS_PREDICATES,
     EVERY_MONSTER,
+    OTHER_CASE,
     ClaimMatch,
     ClaimReader,
 )
+from kb.reason.facts import spell_speed
 from kb.reason.registry import enabled
 from kb.reason.statement import (
     Clause,
     asked_unit,
     best_clause,
     contradicts,
+    counts_differ,
     question_negated,
     same_counts,
     stated_amount,
@@ -44,7 +47,7 @@ PASSAGE_OVER_CLAIM = 0.0
 # Claims aligning within this of the best are tied: the one that speaks of the named cards and of
 # what is asked goes first (the order inside a tie follows the embedding's rounding: int8 and
 # float32 order them differently).
-TIE_MARGIN = 0.01
+TIE_MARGIN = 0.015
 # The share of a question's concepts and content stems a general rule must cover to decide about
 # a particular card it does not name.
 GENERAL_COVERAGE = 0.5
@@ -55,12 +58,19 @@ _EVERY_MONSTER = EVERY_MONSTER
 _CLASS_PREDICATES = CLASS_PREDICATES
 
 
+_SPEED = concept_id("spell-speed-")
 _CARD_KINDS = frozenset(concept_id(k) for k in ("monster-card", "spell-card", "trap-card"))
 
 
 def _other_kind(kg: KnowledgeGraph, concerns: set[str], cards: list[str]) -> bool:
     """A rule about one kind of card (monsters) does not speak of cards of another kind only (a
-    Trap Card): every named card has a kind, none of them the rule's."""
+    Trap Card): every named card has a kind, none of them the rule's. Nor does a rule about a
+    Spell Speed (2 "or higher") speak of cards that are all slower (a monster whose effects are
+    Spell Speed 1)."""
+    if cards and (rule_speeds := [int(c[-1]) for c in concerns if c.startswith(_SPEED)]):
+        speeds = [spell_speed(kg, card) for card in cards]
+        if all(speeds) and max(s[0] for s in speeds if s) < min(rule_speeds):
+            return True
     kinds = concerns & _CARD_KINDS
     if not kinds or not cards:
         return False
@@ -258,7 +268,24 @@ class Answerer:
             ]
             if not tied:
                 return None
-            fit = next((i for i in tied if same_counts(q.text, ranked[i].statement)), tied[0])
+            fit = next((i for i in tied if same_counts(q.text, ranked[i].statement)), None)
+            if fit is None:
+                # A claim giving the very number asked outweighs one other-case penalty: the
+                # claims above it of other numbers lost OTHER_CASE for them and still lead.
+                fit = (
+                    next(
+                        (
+                            i
+                            for i, m in enumerate(ranked)
+                            if m.score >= ranked[0].score - OTHER_CASE
+                            and same_counts(q.text, m.statement)
+                            and self._claim_speaks(m, q, reading, cards)
+                        ),
+                        tied[0],
+                    )
+                    if counts_differ(q.text, ranked[tied[0]].statement)
+                    else tied[0]
+                )
             ranked = [ranked[fit], *ranked[:fit], *ranked[fit + 1 :]]
         if not ranked or ranked[0].score < CLAIM_MIN:
             return None

@@ -10,7 +10,7 @@ another format with the opposite verdict means the formats disagree: no verdict,
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np
@@ -99,6 +99,7 @@ class ClaimInfo:
     source: str
     stems: tuple[frozenset[str], frozenset[str]]
     negative: tuple[bool, bool]  # whether each statement is negative
+    terms: tuple[frozenset[str], frozenset[str]]  # `concept_terms` of each statement
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,14 @@ class ClaimMatch:
     @property
     def format(self) -> str:
         return str(self.node.props["format"])
+
+
+def concept_terms(text: str, mentions: list[Mention]) -> frozenset[str]:
+    """The stems of a text's words outside the entities it names, and those entities: "meu
+    companheiro de equipe" and "my teammate" give the same one term (concept/teammate), so a
+    question and its translation share as many terms with a claim."""
+    ents = {m.entity for m in mentions if not m.entity.startswith("format/")}
+    return frozenset(analyse(text)) | ents
 
 
 class ClaimReader:
@@ -133,7 +142,11 @@ class ClaimReader:
             ents = frozenset(f.object for f in self.kg.out(n.id, "concerns"))
             stems = (frozenset(analyse(n.label_en or "")), frozenset(analyse(n.label_pt or "")))
             negative = (stated_negative(n.label_en or ""), stated_negative(n.label_pt or ""))
-            out.append(ClaimInfo(ents, source, stems, negative))
+            terms = tuple(
+                concept_terms(text, self.index.linker.link(text))
+                for text in (n.label_en or "", n.label_pt or "")
+            )
+            out.append(ClaimInfo(ents, source, stems, negative, (terms[0], terms[1])))
         return out
 
     def rank(
@@ -150,8 +163,11 @@ class ClaimReader:
         if not self.index.claims:
             return []
         sims = self.index.claim_similarity(question)
-        q_terms = set(analyse(question))
-        asked = set(analyse(last_sentence(question))) or q_terms  # the asking sentence's stems
+        q_terms = concept_terms(question, mentions) | self._card_classes(mentions)
+        asking = last_sentence(question)
+        at = max(question.rfind(asking), 0)
+        within = [replace(m, start=m.start - at, end=m.end - at) for m in mentions if m.start >= at]
+        asked = concept_terms(question[at:], within) or q_terms  # the asking sentence's terms
         q_ents = {m.entity for m in mentions if not m.entity.startswith("format/")}
         q_neg = question_negated(question)
         prevented = prevented_action(question)
@@ -170,8 +186,8 @@ class ClaimReader:
                 class_penalty = 0.0
             side = (0 if lang == "en" else 1) if lang in ("en", "pt") else int(np.argmax(sims[i]))
             sim = float(sims[i, side])
-            shared = len(q_terms & info.stems[side]) / max(len(q_terms), 1)
-            shared += ASKED_WEIGHT * len(asked & info.stems[side]) / len(asked)
+            shared = len(q_terms & info.terms[side]) / max(len(q_terms), 1)
+            shared += ASKED_WEIGHT * len(asked & info.terms[side]) / len(asked)
             overlap = len(q_ents & info.entities) / len(q_ents) if q_ents else 0.0
             cards = {e for e in info.entities if e.startswith("card/")}
             foreign = len(cards - q_ents) / len(cards) if cards else 0.0
@@ -218,6 +234,17 @@ class ClaimReader:
             negated = q_neg or (prevented is not None and states_action(prevented, stems))
             out.append(ClaimMatch(n, score, statement, truth != negated, self._meta[i].source))
         return out
+
+    def _card_classes(self, mentions: list[Mention]) -> frozenset[str]:
+        """The classes of the cards named (a Trigger Effect, a Union monster): terms of the
+        question too, so a claim about the class shares them."""
+        return frozenset(
+            f.object
+            for m in mentions
+            if m.entity.startswith("card/")
+            for f in self.kg.out(m.entity)
+            if f.predicate in CLASS_PREDICATES and f.object not in EVERY_MONSTER
+        )
 
     def decide(self, q: Question) -> Decision | None:
         """The best-aligned claim decides (yes/no from its truth and the question's polarity,

@@ -334,6 +334,12 @@ def _other_duelists_or_numbers(question: str, clause: str) -> bool:
     qd, cd = _duelists(last_sentence(question)), _duelists(clause)
     if qd and cd and not qd & cd:
         return True
+    return counts_differ(question, clause)
+
+
+def counts_differ(question: str, clause: str) -> bool:
+    """The clause gives other numbers of a unit the asking sentence asks about ("four copies?"
+    against "… limited to two copies")."""
     qc, cc = _counts(fold(last_sentence(question))), _counts(fold(clause))
     return any(qc[u] and cc.get(u) and not qc[u] & cc[u] for u in qc)
 
