@@ -16,6 +16,7 @@ pool is created) and each worker sets its own share of the cores.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import gc
 import logging
 import os
@@ -35,6 +36,7 @@ MIN_UPTIME_S = 10.0
 # How long stopping waits for the workers' graceful shutdown before killing them.
 STOP_GRACE_S = 30.0
 _POLL_S = 0.2
+_PR_SET_PDEATHSIG = 1
 
 
 def usable_cores() -> int:
@@ -115,6 +117,18 @@ def listeners(host: str, port: int, count: int) -> list[socket.socket]:
     return out
 
 
+def _die_with_parent(parent: int) -> None:
+    """Have the kernel send this worker SIGTERM when the supervisor dies, even by SIGKILL
+    (Linux `prctl(PR_SET_PDEATHSIG)`), so no worker outlives it serving on its own."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux: the supervisor's SIGTERM still stops it
+        return
+    if os.getppid() != parent:  # it died before the request took effect
+        os._exit(1)
+
+
 class Supervisor:
     """Forks one uvicorn worker of `app` per listening socket (`listeners`) and keeps them
     running until told to stop; `run` returns the server's exit status."""
@@ -125,6 +139,7 @@ class Supervisor:
         self.config = uvicorn.Config(app, log_level="warning")
         self.sockets = sockets  # one per worker slot, kept open here for the slot's next fork
         self.threads = threads_per_worker(len(sockets))
+        self.supervisor = os.getpid()
         self.workers: dict[int, tuple[int, float]] = {}  # pid → (slot, when it was forked)
         self.stopping: float | None = None  # when stopping began
         self.status = 0
@@ -157,6 +172,7 @@ class Supervisor:
 
         for s in (signal.SIGINT, signal.SIGTERM):
             signal.signal(s, signal.SIG_DFL)  # uvicorn installs its own once it serves
+        _die_with_parent(self.supervisor)
         try:
             torch.set_num_threads(self.threads)
             uvicorn.Server(self.config).run(sockets=[sock])

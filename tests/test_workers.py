@@ -198,15 +198,20 @@ def _uptime(pid: int) -> float:
 
 
 @pytest.mark.e2e
-def test_sigterm_stops_every_worker(lite_built: object, lite_corpus: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGKILL])
+def test_stopping_the_supervisor_stops_every_worker(
+    signum: int, lite_built: object, lite_corpus: Path, tmp_path: Path
+) -> None:
+    """SIGTERM: the supervisor stops its workers. SIGKILL, which it cannot catch: the kernel
+    tells the workers (PR_SET_PDEATHSIG), so none serves on alone."""
     data = tmp_path / "data"
     shutil.copytree(lite_built.data_dir, data, symlinks=True)  # type: ignore[attr-defined]
     with running_server(data, workers=2, corpus=lite_corpus, start_timeout=120):
         supervisor = _serve_process(data)
         workers = _workers(supervisor)
         assert len(workers) == 2
-        os.kill(supervisor, signal.SIGTERM)
+        os.kill(supervisor, signum)
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and any(Path(f"/proc/{p}").exists() for p in workers):
+        while time.monotonic() < deadline and [p for p in workers if _cmdline(p)]:
             time.sleep(0.1)
-        assert not [p for p in workers if Path(f"/proc/{p}").exists()]
+        assert not [p for p in workers if _cmdline(p)], "a worker outlived its supervisor"

@@ -12,9 +12,9 @@
   other routes stay free however many SPARQL requests queue up.
 - `GET /vocab`: the vocabulary as HTML (default) or Turtle / JSON-LD.
 HEAD is answered on every GET route, like GET without the body (api.caching). The SPARQL workers are
-started when the app starts (its lifespan) in a background thread; the start waits for them up to
-WARM_WAIT seconds (so the first query is as fast as the rest), never longer (a store rebuild or a
-loaded machine does not hold the server back: a query sent meanwhile waits for the first worker).
+started when the app starts (its lifespan) in a background thread, and the server answers at once:
+the start does not wait for them (~0.5 s, a store rebuild far longer); a query sent meanwhile waits
+for the first worker.
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ from html import escape
 from typing import Annotated, Any, TypeVar
 from urllib.parse import parse_qs
 
-import anyio
 from fastapi import FastAPI, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from rdflib import RDF, RDFS, Graph, URIRef
@@ -73,7 +72,6 @@ DATASET_PARAMS = (
     "using-named-graph-uri",
 )
 FORM = "application/x-www-form-urlencoded"
-WARM_WAIT = 2.0  # seconds the app's start waits for the SPARQL workers (then they finish behind)
 SPARQL_REQUESTS = 16  # SPARQL requests one app answers or holds waiting for a worker at once
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -205,9 +203,8 @@ def warm_endpoint(service: RulingsService) -> None:
 
 def warm_with_the_app(app: FastAPI, service: RulingsService) -> None:
     """Start the SPARQL workers when the app starts, in a background thread (`app.state.
-    sparql_warm`) that the start waits for up to WARM_WAIT seconds: usually the first query finds
-    them ready; a slow store (a rebuild) never holds the server back, and a query sent before
-    they are ready waits for the first one instead of starting its own."""
+    sparql_warm`) the start does not wait for: the server answers at once, and a query sent
+    before they are ready waits for the first one instead of starting its own."""
     outer = app.router.lifespan_context
 
     @asynccontextmanager
@@ -217,7 +214,6 @@ def warm_with_the_app(app: FastAPI, service: RulingsService) -> None:
         )
         app.state.sparql_warm = warm
         warm.start()
-        await anyio.to_thread.run_sync(warm.join, WARM_WAIT)
         async with outer(app_) as state:
             yield state
 
