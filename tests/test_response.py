@@ -105,6 +105,25 @@ def test_a_summon_with_a_chain_open_on_it_is_still_responded_to() -> None:
 @pytest.mark.parametrize(
     "question",
     [
+        "Posso ativar Pit Hole quando o oponente Invocou Machine Dragon?",
+        "Can I use Pit Hole after my opponent's Special Summon of Machine Dragon?",
+    ],
+)
+def test_a_card_used_at_a_summon_responds_to_it(question: str) -> None:
+    """Using a card when (after) an action happens asks whether it responds to that action."""
+    d = _ask(question)
+    assert d is not None and d.verdict == "yes"
+    assert RULE in d.sources
+
+
+def test_a_summon_in_a_condition_before_the_verb_is_not_the_one_used_at() -> None:
+    """The Summon opens the sentence as its condition; the card is used on something else."""
+    assert _ask("When my opponent Summons, can I use Pit Hole on my next turn?") is None
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
         "Can I chain Pit Hole to the activation of the Summon effect?",  # an activation
         "Can Pot of Plenty be activated in response to a Summon?",  # Spell Speed 1: not here
         "Does a Summon start a chain?",  # nothing chained or responded to

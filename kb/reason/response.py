@@ -93,6 +93,31 @@ def _asked_action(kg: KnowledgeGraph, q: Question) -> tuple[Mention, re.Match[st
             fact = _speedless(kg, m.entity)
             if fact is not None:
                 return m, verb, fact
+    return _used_at_action(kg, q)
+
+
+# Using a card at the moment of an action ("ativar X quando o oponente invoca Y", "use X after
+# my opponent summons Y") asks whether it can be activated in response to that action.
+_USE_VERB = re.compile(r"\b(ativa\w*|activat\w*|usa\w*|use|using|jog\w*|play)\b")
+_AT_ACTION = re.compile(
+    r"\b(when|after|once|as soon as|quando|depois que|assim que|logo que|apos)\b"
+)
+
+
+def _used_at_action(kg: KnowledgeGraph, q: Question) -> tuple[Mention, re.Match[str], Fact] | None:
+    """The action a card is used at: a speedless concept inside the "when …" clause that follows
+    the asked verb of using."""
+    text = q.folded
+    for verb in _USE_VERB.finditer(text):
+        if _in_condition(text, verb.start()):
+            continue
+        end = next((m.start() for m in _CLAUSE_END.finditer(text, verb.end())), len(text))
+        opener = _AT_ACTION.search(text, verb.end(), end)
+        if opener is None:
+            continue
+        for m in q.mentions:
+            if opener.end() <= m.start < end and (fact := _speedless(kg, m.entity)) is not None:
+                return m, verb, fact
     return None
 
 
