@@ -22,10 +22,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import pyoxigraph as ox
@@ -210,7 +210,10 @@ def run(data: Path, runs: int, rdflib_runs: int, rdflib_timeout: float) -> dict[
     try:
         for name, text in QUERIES.items():
             cpu: list[float] = []
-            run_here = lambda t=text: list(store.query(t, prefixes=prefixes))  # type: ignore[misc]  # noqa: E731
+
+            def run_here(t: str = text) -> list[Any]:
+                return list(cast(Iterable[Any], store.query(t, prefixes=prefixes)))
+
             oxigraph = _timed(run_here, runs, cpu)
             served_by_worker = _timed(lambda t=text: endpoint.query(t), runs)  # type: ignore[misc]
             results[name] = {

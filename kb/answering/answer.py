@@ -17,13 +17,11 @@ from kb.ids import concept_id, fold
 from kb.reason import Decision, Step, Value
 from kb.reason.claims import (
     CLAIM_MIN,
-    CLASS_PREDICATES,
-    EVERY_MONSTER,
     OTHER_CASE,
     ClaimMatch,
     ClaimReader,
 )
-from kb.reason.facts import spell_speed
+from kb.reason.facts import CLASS_PREDICATES, EVERY_MONSTER, card_classes, spell_speed
 from kb.reason.registry import enabled
 from kb.reason.statement import (
     Clause,
@@ -51,11 +49,6 @@ TIE_MARGIN = 0.015
 # The share of a question's concepts and content stems a general rule must cover to decide about
 # a particular card it does not name.
 GENERAL_COVERAGE = 0.5
-# Classes nearly every monster has: a claim that says "a monster" is not about this one's class.
-# The facts that put a card in a class a rule may speak of.
-# (A spell speed or a capability is shared by too many cards to single a rule out.)
-_EVERY_MONSTER = EVERY_MONSTER
-_CLASS_PREDICATES = CLASS_PREDICATES
 
 
 _SPEED = concept_id("spell-speed-")
@@ -123,9 +116,9 @@ class Answerer:
         # of these (attacking with a teammate's monster, 0-ATK battles) speaks of every card.
         self.card_classes = frozenset(
             f.object
-            for p in _CLASS_PREDICATES
+            for p in CLASS_PREDICATES
             for f in kg.with_predicate(p)
-            if f.subject.startswith("card/") and f.object not in _EVERY_MONSTER
+            if f.subject.startswith("card/") and f.object not in EVERY_MONSTER
         )
 
     def read(self, text: str, fmt: str | None) -> Question:
@@ -269,23 +262,10 @@ class Answerer:
             if not tied:
                 return None
             fit = next((i for i in tied if same_counts(q.text, ranked[i].statement)), None)
+            if fit is None and counts_differ(q.text, ranked[tied[0]].statement):
+                fit = self._number_asked(ranked, q, reading, cards)
             if fit is None:
-                # A claim giving the very number asked outweighs one other-case penalty: the
-                # claims above it of other numbers lost OTHER_CASE for them and still lead.
-                fit = (
-                    next(
-                        (
-                            i
-                            for i, m in enumerate(ranked)
-                            if m.score >= ranked[0].score - OTHER_CASE
-                            and same_counts(q.text, m.statement)
-                            and self._claim_speaks(m, q, reading, cards)
-                        ),
-                        tied[0],
-                    )
-                    if counts_differ(q.text, ranked[tied[0]].statement)
-                    else tied[0]
-                )
+                fit = tied[0]
             ranked = [ranked[fit], *ranked[:fit], *ranked[fit + 1 :]]
         if not ranked or ranked[0].score < CLAIM_MIN:
             return None
@@ -293,6 +273,24 @@ class Answerer:
         if clause is not None and self._passage_wins(clause, ranked[0]):
             return self._from_statements(q, clause, hits, reading)
         return self.claims.decide_ranked(ranked, q.format, q.yes_no)
+
+    def _number_asked(
+        self, ranked: list[ClaimMatch], q: Question, reading: Reading, cards: list[str]
+    ) -> int | None:
+        """The claim giving the very number asked, when the best one gives another: it outweighs
+        one other-case penalty (the claims above it of other numbers lost OTHER_CASE for them
+        and still lead)."""
+        floor = ranked[0].score - OTHER_CASE
+        return next(
+            (
+                i
+                for i, m in enumerate(ranked)
+                if m.score >= floor
+                and same_counts(q.text, m.statement)
+                and self._claim_speaks(m, q, reading, cards)
+            ),
+            None,
+        )
 
     def _claim_speaks(
         self, match: ClaimMatch, q: Question, reading: Reading, cards: list[str]
@@ -344,15 +342,7 @@ class Answerer:
             and not _other_kind(self.kg, concerns, cards)
         ):
             return True
-        for card in cards:
-            classes = {
-                f.object
-                for f in self.kg.out(card)
-                if f.predicate in _CLASS_PREDICATES and f.object not in _EVERY_MONSTER
-            }
-            if card in concerns or classes & concerns:
-                return True
-        return False
+        return any(card in concerns or card_classes(self.kg, card) & concerns for card in cards)
 
     def _passage_wins(self, clause: Clause, claim: ClaimMatch) -> bool:
         span = clause.hit.node.span

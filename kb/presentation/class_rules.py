@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 from kb.graph import KnowledgeGraph
 from kb.model import Node
-from kb.reason.claims import EVERY_MONSTER
 from kb.reason.damage import CLASSES, DAMAGE_STEP
+from kb.reason.facts import EVERY_MONSTER
 
 _CLASS_OF = ("instance_of", "has_effect_type", "has_spell_speed", "summoned_by")
 # What says where a node sits or what it names, not a rule about its subject.

@@ -15,8 +15,7 @@ import re
 from kb.answering.question import Question
 from kb.graph import KnowledgeGraph
 from kb.reason import Decision, Knowledge, Step
-from kb.reason.claims import EVERY_MONSTER
-from kb.reason.facts import best, broader_chain, label, provenance
+from kb.reason.facts import EVERY_MONSTER, best, broader_chain, label, provenance
 from kb.reason.statement import last_sentence, question_negated
 
 _FAMILIES = ("has_effect_type", "instance_of")

@@ -21,6 +21,7 @@ from kb.graph import KnowledgeGraph
 from kb.link import Mention
 from kb.model import Node
 from kb.reason import Decision, Step
+from kb.reason.facts import card_classes
 from kb.reason.statement import (
     condition_flipped,
     condition_unmet,
@@ -50,9 +51,6 @@ CARD_BONUS = 0.06  # a claim about the very card the question names
 ASKED_WEIGHT = 1.0  # the asking sentence's stems weigh again (what is asked, not the set-up)
 OTHER_CASE = 0.08  # a claim about other parties, numbers, kinds or Chain Links than the question's
 CLASS_PENALTY = 0.05  # a claim about cards in general, for a question about a card class
-# The facts that put a card in a class, and the classes nearly every monster has (no signal).
-CLASS_PREDICATES = frozenset({"instance_of", "has_effect_type", "summoned_by"})
-EVERY_MONSTER = frozenset({"concept/monster-card", "concept/effect-monster"})
 
 
 # Card classes a question can single out; a claim decides only if it names the class too.
@@ -238,12 +236,8 @@ class ClaimReader:
     def _card_classes(self, mentions: list[Mention]) -> frozenset[str]:
         """The classes of the cards named (a Trigger Effect, a Union monster): terms of the
         question too, so a claim about the class shares them."""
-        return frozenset(
-            f.object
-            for m in mentions
-            if m.entity.startswith("card/")
-            for f in self.kg.out(m.entity)
-            if f.predicate in CLASS_PREDICATES and f.object not in EVERY_MONSTER
+        return frozenset().union(
+            *(card_classes(self.kg, m.entity) for m in mentions if m.entity.startswith("card/"))
         )
 
     def decide(self, q: Question) -> Decision | None:

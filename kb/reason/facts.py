@@ -10,12 +10,26 @@ from kb.graph import KnowledgeGraph
 from kb.ids import fold
 from kb.model import AUTHORITY_RANK, Fact, Node
 
+# The facts that put a card in a class, and the classes nearly every monster has (no signal).
+CLASS_PREDICATES = frozenset({"instance_of", "has_effect_type", "summoned_by"})
+EVERY_MONSTER = frozenset({"concept/monster-card", "concept/effect-monster"})
+
 
 def best(facts: list[Fact]) -> Fact | None:
     """The fact with the highest authority (document > curated > inferred), stable by source id."""
     if not facts:
         return None
     return sorted(facts, key=lambda f: (-AUTHORITY_RANK[f.authority], f.source or ""))[0]
+
+
+def card_classes(kg: KnowledgeGraph, card: str) -> frozenset[str]:
+    """The classes a card belongs to that a rule may single out (a Trigger Effect, a Union
+    monster), leaving out those nearly every monster has."""
+    return frozenset(
+        f.object
+        for f in kg.out(card)
+        if f.predicate in CLASS_PREDICATES and f.object not in EVERY_MONSTER
+    )
 
 
 def provenance(fact: Fact | None) -> dict[str, Any] | None:
