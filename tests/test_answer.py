@@ -381,6 +381,38 @@ def test_tied_claims_prefer_the_one_speaking_of_the_card(
         assert decision is None
 
 
+@pytest.mark.parametrize(("second_score", "decides_by"), [(0.99, "own-deck"), (0.95, "empty")])
+def test_tied_claims_prefer_the_one_stating_the_number_asked(
+    svc: RulingsService, monkeypatch: pytest.MonkeyPatch, second_score: float, decides_by: str
+) -> None:
+    """ "A single Deck?": of two claims aligning alike, the one saying how many Decks decides;
+    one clearly below does not take the best one's place."""
+    answerer = svc.answerer
+    ranked = [
+        _claim_match(svc, "claim/tag/team-continues-if-one-deck-empty", 1.0),
+        _claim_match(svc, "claim/tag/each-duelist-own-deck", second_score),
+    ]
+    monkeypatch.setattr(answerer.claims, "rank", lambda *a, **k: list(ranked))
+    q = answerer.read("No Tag Duel a dupla joga com um deck só?", "tag")
+    reading = answerer.relevance.read(q.text, q.mentions)
+    decision = answerer._claim_or_passage(q, [], reading)
+    assert decision is not None
+    assert decides_by in decision.steps[0].source
+
+
+@pytest.mark.parametrize(
+    ("question", "concept"),
+    [
+        ("No Edison, qual lista de banidas e limitadas vale?", "concept/forbidden-limited-list"),
+        ("Which ban list is Edison played with?", "concept/forbidden-limited-list"),
+        ("O card foi banido pelo efeito?", "concept/banished"),  # "banido" alone is Banished
+        ("In Tag, must both teammates agree on what to chain?", "concept/response"),
+    ],
+)
+def test_players_names_for_concepts(svc: RulingsService, question: str, concept: str) -> None:
+    assert concept in {m.entity for m in svc.answerer.read(question, None).mentions}
+
+
 @pytest.mark.parametrize(
     ("question", "defining"),
     [

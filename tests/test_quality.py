@@ -165,15 +165,16 @@ def test_nonsense_is_never_decided(runtime: Runtime) -> None:
 
 
 def test_language_pairs_agree(runtime: Runtime) -> None:
-    """A question and its translation: the same verdict and the same deciding citation.
-    Measured 0.864 of 66 pairs (sessions 5 and 6, int8 and float32; 0.758 before); session 7:
-    0.924 int8, 0.939 float32; session 10: 0.955 in both."""
+    """A question and its translation: the same verdict and the same deciding citation, for
+    every pair. Measured 0.864 of 66 pairs (sessions 5 and 6, int8 and float32; 0.758 before);
+    session 7: 0.924 int8, 0.939 float32; session 10: 0.955 in both; session 11: 1.0 in both."""
     pairs = read_jsonl(DATA / "pairs.jsonl")
-    agree = 0
+    apart = []
     for pair in pairs:
         pt = runtime.service.ask(pair["pt"], format=pair.get("format"))
         en = runtime.service.ask(pair["en"], format=pair.get("format"))
         top = [(a["citations"] or [{"id": None}])[0]["id"] for a in (pt, en)]
-        agree += pt["verdict"] == en["verdict"] and top[0] == top[1]
+        if pt["verdict"] != en["verdict"] or top[0] != top[1]:
+            apart.append((pair["id"], (pt["verdict"], top[0]), (en["verdict"], top[1])))
     assert len(pairs) >= 50
-    assert agree / len(pairs) >= 0.92
+    assert not apart

@@ -8,6 +8,7 @@ from kb.answering.question import detect_lang
 from kb.link import Entry, Linker
 from kb.reason.statement import (
     condition_flipped,
+    counts_asked,
     link_numbers,
     opposed,
     other_case,
@@ -181,3 +182,34 @@ def test_a_statement_giving_the_number_asked_speaks_of_the_case() -> None:
     assert same_counts(question, "Each duelist may run two copies, so a team can have four copies.")
     assert not same_counts(question, "A team is limited to two copies across both Decks.")
     assert same_counts("A dupla pode ter 4 cópias?", "a equipe pode ter quatro cópias no total")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "No Tag Duel a dupla joga com um deck só?",
+        "A dupla usa um só deck?",
+        "Do the two teammates share a single deck?",
+        "Os dois compram de um único Deck?",
+    ],
+)
+def test_one_said_without_a_number_is_counted(question: str) -> None:
+    single = "Os dois parceiros compram de um único Deck compartilhado."
+    assert same_counts(question, single)
+    assert counts_asked(question, "Each duelist uses their own Deck, so a team has 2 Decks.")
+    assert not same_counts(question, "Each duelist uses their own Deck, so a team has 2 Decks.")
+    assert not counts_asked(question, "The team keeps playing while the teammate has a Deck.")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Does the team share a single Life Point total of 16,000?",  # Life Points: not counted
+        "Is it a single card effect?",  # a modifier, not a count
+        "Is the deck so big?",  # "so" is not "só" in English
+    ],
+)
+def test_single_as_a_modifier_is_not_a_count(question: str) -> None:
+    assert not counts_asked(
+        question, "A team shares 16,000 Life Points and has 2 Decks and 1 card."
+    )

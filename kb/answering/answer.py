@@ -28,6 +28,7 @@ from kb.reason.statement import (
     asked_unit,
     best_clause,
     contradicts,
+    counts_asked,
     counts_differ,
     question_negated,
     same_counts,
@@ -265,7 +266,9 @@ class Answerer:
             if fit is None and counts_differ(q.text, ranked[tied[0]].statement):
                 fit = self._number_asked(ranked, q, reading, cards)
             if fit is None:
-                fit = tied[0]
+                # Of tied claims, one stating a number of what is counted speaks to it ("a
+                # single Deck?" against "… a team has 2 Decks"), where another does not.
+                fit = next((i for i in tied if counts_asked(q.text, ranked[i].statement)), tied[0])
             ranked = [ranked[fit], *ranked[:fit], *ranked[fit + 1 :]]
         if not ranked or ranked[0].score < CLAIM_MIN:
             return None

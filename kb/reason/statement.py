@@ -225,6 +225,7 @@ _UNITS = {
     "card": r"cards?|cartas?",
     "zone": r"zonas?|zones?",
     "monster": r"monstros?|monsters?",
+    "deck": r"decks?",
 }
 _COUNTED = re.compile(
     rf"\b(?:melhor de|best of)\s+(?P<best>{_NUMBER_TOKEN})\b"
@@ -233,9 +234,27 @@ _COUNTED = re.compile(
 )
 
 
+# One, said without a number: "a single Deck", "um único Deck", "um deck só", "um só deck" — of
+# things one counts (not Life Points), and not as a modifier ("a single card effect").
+_COUNTABLE = "|".join(p for u, p in _UNITS.items() if u != "lp")
+_MODIFIED = (
+    r"(?!\s+(?:total|effects?|efeitos?|text|texto|names?|nomes?|types?|tipos?|zones?|zonas?))"
+)
+_SINGLE = re.compile(
+    rf"\b(?:a|an|one|um|uma)\s+(?:single|sole|unic[oa]|so)\s+(?P<unit>{_COUNTABLE})\b{_MODIFIED}"
+    rf"|\b(?:um|uma)\s+(?P<after>{_COUNTABLE})\s+(?:so|unic[oa])\b"
+)
+
+
+def _unit(word: str) -> str:
+    return next(u for u, pat in _UNITS.items() if re.fullmatch(pat, word))
+
+
 def _counts(text: str) -> dict[str, set[int]]:
     """unit → the numbers the text gives for it."""
     out: dict[str, set[int]] = {}
+    for m in _SINGLE.finditer(text):
+        out.setdefault(_unit(m.group("unit") or m.group("after")), set()).add(1)
     for m in _COUNTED.finditer(text):
         if m.group("best"):
             out.setdefault("best", set()).update(_numbers(m.group("best")))
@@ -245,8 +264,7 @@ def _counts(text: str) -> dict[str, set[int]]:
         )
         if m.group("n") in ("um", "uma", "one") and "(" not in m.group(0) and not exact:
             continue  # an article ("um card"), unless "uma (1) cópia", "at most one copy"
-        unit = next(u for u, pat in _UNITS.items() if re.fullmatch(pat, m.group("unit")))
-        out.setdefault(unit, set()).update(_numbers(m.group("n")))
+        out.setdefault(_unit(m.group("unit")), set()).update(_numbers(m.group("n")))
     return out
 
 
@@ -261,7 +279,7 @@ def asked_unit(folded: str) -> str | None:
     m = _HOW_MANY.search(folded)
     if m is None:
         return None
-    return next(u for u, pat in _UNITS.items() if re.fullmatch(pat, m.group("unit")))
+    return _unit(m.group("unit"))
 
 
 def stated_amount(folded: str, unit: str) -> int | None:
@@ -342,6 +360,13 @@ def counts_differ(question: str, clause: str) -> bool:
     against "… limited to two copies")."""
     qc, cc = _counts(fold(last_sentence(question))), _counts(fold(clause))
     return any(qc[u] and cc.get(u) and not qc[u] & cc[u] for u in qc)
+
+
+def counts_asked(question: str, clause: str) -> bool:
+    """The clause gives a number (the same or another) of a unit the asking sentence counts
+    ("a single Deck?" against "… so a team has 2 Decks"): it speaks to the number asked."""
+    qc, cc = _counts(fold(last_sentence(question))), _counts(fold(clause))
+    return any(qc[u] and cc.get(u) for u in qc)
 
 
 def same_counts(question: str, clause: str) -> bool:
