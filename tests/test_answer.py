@@ -401,6 +401,53 @@ def test_tied_claims_prefer_the_one_stating_the_number_asked(
 
 
 @pytest.mark.parametrize(
+    ("question", "order", "decides_by", "value"),
+    [
+        # the best claims state no amount, or one a card's effect makes, or one that does not hold
+        (
+            "Num Tag Duel, quantos pontos de vida a equipe tem?",
+            [
+                "tag/team-loses-when-duelist-cannot-draw",
+                "tag/don-thousand-both-teams-lose-1000",
+                "tag/each-duelist-own-8000-life-points",
+                "tag/team-shares-16000-life-points",
+            ],
+            "tag/team-shares-16000-life-points",
+            16000,
+        ),
+        # the best claim's own passage states the amount: it comes before another passage's
+        (
+            "How many cards does the starting player have in Edison?",
+            [
+                "edison/first-player-draws",
+                "edison/hand-size-limit-six",
+                "edison/first-player-six-cards",
+            ],
+            "edison/first-player-six-cards",
+            6,
+        ),
+    ],
+)
+def test_a_question_asking_an_amount_is_answered_by_a_claim_stating_it(
+    svc: RulingsService,
+    monkeypatch: pytest.MonkeyPatch,
+    question: str,
+    order: list[str],
+    decides_by: str,
+    value: int,
+) -> None:
+    answerer = svc.answerer
+    ranked = [_claim_match(svc, f"claim/{c}", 1.1 - 0.02 * i) for i, c in enumerate(order)]
+    monkeypatch.setattr(answerer.claims, "rank", lambda *a, **k: list(ranked))
+    q = answerer.read(question, None)
+    reading = answerer.relevance.read(q.text, q.mentions)
+    decision = answerer._claim_or_passage(q, [], reading)
+    assert decision is not None and decision.verdict is None
+    assert decision.sources[0] == f"claim/{decides_by}"
+    assert decision.value is not None and decision.value.value == value
+
+
+@pytest.mark.parametrize(
     ("question", "concept"),
     [
         ("No Edison, qual lista de banidas e limitadas vale?", "concept/forbidden-limited-list"),

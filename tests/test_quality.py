@@ -178,3 +178,22 @@ def test_language_pairs_agree(runtime: Runtime) -> None:
             apart.append((pair["id"], (pt["verdict"], top[0]), (en["verdict"], top[1])))
     assert len(pairs) >= 50
     assert not apart
+
+
+@pytest.mark.parametrize(
+    ("question", "value", "unit", "passage"),
+    [
+        # the issue's own example: it had been answered with the losing condition
+        ("Num Tag Duel, quantos pontos de vida a equipe tem?", 16000, "lp", "tag/basic-rules/p-07"),
+        ("How much LP does a team have in a Tag Duel?", 16000, "lp", "tag/basic-rules/p-07"),
+        ("How many cards does the starting player have in Edison?", 6, "card", "edison/rule-01/"),
+        ("Quantos decks cada equipe usa no Tag Duel?", 2, "deck", "tag/basic-rules/p-04"),
+    ],
+)
+def test_a_question_asking_an_amount_gets_the_amount_stated(
+    runtime: Runtime, question: str, value: int, unit: str, passage: str
+) -> None:
+    result = runtime.service.ask(question)
+    assert (result["verdict"], result["confidence"]) == (None, None)
+    assert result["value"] == {"kind": "number", "value": value, "unit": unit}
+    assert result["citations"][0]["id"].startswith(passage)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from kb.answering import calibration
@@ -33,6 +34,7 @@ from kb.reason.statement import (
     question_negated,
     same_counts,
     stated_amount,
+    states_amount,
 )
 from kb.search.index import Hit, SearchIndex, SearchOptions
 
@@ -47,6 +49,8 @@ PASSAGE_OVER_CLAIM = 0.0
 # what is asked goes first (the order inside a tie follows the embedding's rounding: int8 and
 # float32 order them differently).
 TIE_MARGIN = 0.015
+# How far down the claims a question asking an amount looks for one stating it.
+VALUE_DEPTH = 40
 # The share of a question's concepts and content stems a general rule must cover to decide about
 # a particular card it does not name.
 GENERAL_COVERAGE = 0.5
@@ -248,7 +252,9 @@ class Answerer:
         document aligns better: then that passage decides (a document without claims answers).
         A claim that shares nothing with the question but its card names does not decide."""
         cards = [m.entity for m in q.mentions if m.entity.startswith("card/")]
-        ranked = self.claims.rank(q.text, q.mentions, q.format, lang=q.lang)
+        unit = None if q.yes_no else asked_unit(q.folded)  # "quantos pontos de vida" → lp
+        depth = VALUE_DEPTH if unit else 12
+        ranked = self.claims.rank(q.text, q.mentions, q.format, depth=depth, lang=q.lang)
         # The best claim must speak to the question; a lower one does not take its place unless
         # the two align alike (within TIE_MARGIN: the order between them is the embedding's noise)
         # and every word of the question is one the rules use. Of tied claims that speak, one
@@ -263,6 +269,8 @@ class Answerer:
             if not tied:
                 return None
             fit = next((i for i in tied if same_counts(q.text, ranked[i].statement)), None)
+            if unit is not None:
+                fit = self._stating(ranked, unit, q, reading, cards)
             if fit is None and counts_differ(q.text, ranked[tied[0]].statement):
                 fit = self._number_asked(ranked, q, reading, cards)
             if fit is None:
@@ -275,7 +283,40 @@ class Answerer:
         clause = self._clause(q, hits)
         if clause is not None and self._passage_wins(clause, ranked[0]):
             return self._from_statements(q, clause, hits, reading)
-        return self.claims.decide_ranked(ranked, q.format, q.yes_no)
+        decision = self.claims.decide_ranked(ranked, q.format, q.yes_no)
+        amount = stated_amount(fold(ranked[0].statement), unit) if unit else None
+        if (
+            decision is not None
+            and amount is not None
+            and decision.value is None
+            and ranked[0].node.id in decision.sources
+        ):
+            decision = replace(decision, value=Value("number", amount, unit))
+        return decision
+
+    def _stating(
+        self, ranked: list[ClaimMatch], unit: str, q: Question, reading: Reading, cards: list[str]
+    ) -> int | None:
+        """For a question asking an amount ("how many Life Points does a team have?"), the best
+        claim that holds and states an amount of that unit, about no card the question does not
+        name (a card's effect changes amounts, it does not set them): a claim stating no amount
+        cannot answer, however well it aligns. One stated by the best claim's own passage comes
+        first (the passage the question aligns with states the amount)."""
+        stating = [
+            i
+            for i, m in enumerate(ranked)
+            if m.score >= CLAIM_MIN
+            and m.node.props.get("holds")
+            and states_amount(fold(m.statement), unit)
+            and {
+                f.object for f in self.kg.out(m.node.id, "concerns") if f.object.startswith("card/")
+            }
+            <= set(cards)
+            and self._claim_speaks(m, q, reading, cards)
+        ]
+        same_passage = [i for i in stating if ranked[i].source == ranked[0].source]
+        first = same_passage or stating
+        return first[0] if first else None
 
     def _number_asked(
         self, ranked: list[ClaimMatch], q: Question, reading: Reading, cards: list[str]

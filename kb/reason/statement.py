@@ -102,7 +102,8 @@ _NUMBER_WORDS = {
     "quinto": 5,
     "quinta": 5,
 }
-_NUMBER_TOKEN = r"\d[\d.]*|" + "|".join(_NUMBER_WORDS)
+# Thousands grouped with a dot (pt "16.000") or a comma (en "16,000").
+_NUMBER_TOKEN = r"\d{1,3}(?:[.,]\d{3})+|\d+|" + "|".join(_NUMBER_WORDS)
 _NUMBER = re.compile(rf"\b({_NUMBER_TOKEN})\b")
 
 
@@ -288,6 +289,11 @@ def stated_amount(folded: str, unit: str) -> int | None:
     return next(iter(found)) if len(found) == 1 else None
 
 
+def states_amount(folded: str, unit: str) -> bool:
+    """A statement gives some number of `unit` ("two copies each, four per team")."""
+    return bool(_counts(folded).get(unit))
+
+
 def quantities(folded: str) -> list[tuple[int, str | None]]:
     """Every number of a folded text, with the unit it counts when one follows."""
     counted = {(n, unit) for unit, ns in _counts(folded).items() for n in ns}
@@ -301,7 +307,7 @@ def _numbers(text: str) -> set[int]:
         if token in _NUMBER_WORDS:
             out.add(_NUMBER_WORDS[token])
         else:
-            digits = token.replace(".", "")
+            digits = token.replace(".", "").replace(",", "")
             if digits.isdigit():
                 out.add(int(digits))
     return out
