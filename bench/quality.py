@@ -3,7 +3,7 @@
 Sets (under ``tests/data`` unless ``--sets`` says otherwise):
 - ``qa*.jsonl`` and ``real_*.jsonl``: verdict accuracy on yes/no items and cite@3, as
   ``ygo-rulings eval`` computes them (:func:`kb.evaluation.evaluate_answers`);
-- ``nonsense.jsonl``: the share answered with verdict ``null`` (each item is an out-of-scope item);
+- ``nonsense*.jsonl``: the share answered with verdict ``null`` (each item is an out-of-scope item);
 - ``pairs.jsonl``: the share of pt/en pairs with the same verdict and the same top citation id,
   and each side's verdict accuracy and cite@3 against the pair's ``verdict`` and ``cite``;
 - a reliability table over every yes/no item asked: confidence band (0.1 wide) -> count, share
@@ -47,7 +47,8 @@ def find_sets(folder: Path, only: set[str] | None) -> dict[str, Path]:
     paths = [
         *sorted(folder.glob("qa*.jsonl")),
         *sorted(folder.glob("real_*.jsonl")),
-        *[p for p in (folder / "nonsense.jsonl", folder / "pairs.jsonl") if p.exists()],
+        *sorted(folder.glob("nonsense*.jsonl")),
+        *[p for p in (folder / "pairs.jsonl",) if p.exists()],
     ]
     found = {p.stem: p for p in paths}
     if only is not None:
@@ -157,10 +158,10 @@ def measure(service: Answers, sets: dict[str, Path]) -> dict[str, Any]:
     for name, path in sets.items():
         items = read_jsonl(path)
         t0 = time.perf_counter()
-        if name == "nonsense":
+        if name.startswith("nonsense"):
             ev = evaluate_answers(recorder, nonsense_items(items))
             o = ev["overall"]
-            result["nonsense"] = {
+            result.setdefault("nonsense_sets", {})[name] = {
                 "n": o["n"],
                 "null_share": o["oos_accuracy"],
                 "answered": [{"id": f["id"], "got": f["got"]} for f in ev["failures"]],
@@ -212,9 +213,8 @@ def render(result: dict[str, Any]) -> str:
             f"{name:<16} verdict {s['verdict_accuracy']:.3f} (n={s['yes_no']})"
             f"  cite@3 {s['cite_hit3']:.3f} (n={s['cited']})"
         )
-    if "nonsense" in result:
-        s = result["nonsense"]
-        lines.append(f"{'nonsense':<16} null {s['null_share']:.3f} (n={s['n']})")
+    for name, s in result.get("nonsense_sets", {}).items():
+        lines.append(f"{name:<16} null {s['null_share']:.3f} (n={s['n']})")
     if "pairs" in result:
         s = result["pairs"]
         lines.append(

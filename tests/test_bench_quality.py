@@ -70,8 +70,8 @@ def test_measure_reports_every_set_and_asks_each_question_once(tmp_path: Path) -
     result = measure(service, find_sets(tmp_path, None))
     qa = result["sets"]["qa_x"]
     assert (qa["verdict_accuracy"], qa["cite_hit3"], qa["failures"]) == (0.5, 1.0, ["b"])
-    assert result["nonsense"]["null_share"] == 0.5
-    assert result["nonsense"]["answered"] == [{"id": "n2", "got": "yes"}]
+    assert result["nonsense_sets"]["nonsense"]["null_share"] == 0.5
+    assert result["nonsense_sets"]["nonsense"]["answered"] == [{"id": "n2", "got": "yes"}]
     pairs = result["pairs"]
     assert (pairs["same_verdict"], pairs["agreeing"]) == (0.5, 0.5)
     assert pairs["verdict_accuracy"] == 0.75  # B? answered yes, the other three right
