@@ -304,6 +304,13 @@ def load_glossary(path: Path) -> Curated:
                     meta,
                 )
             )
+        introduced = item.get("introduced")
+        if introduced is not None:
+            if not isinstance(introduced, int) or not 1999 <= introduced <= 2100:
+                raise IngestError(
+                    str(path), f"concept {slug!r}: introduced must be a year (e.g. 2014)", line
+                )
+            props["introduced"] = introduced
         if item.get("broader"):
             facts.append(
                 Fact(cid, "broader", concept_id(str(item["broader"])), None, "curated", meta)

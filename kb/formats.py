@@ -75,6 +75,9 @@ class FormatSpec:
     banlist: BanlistSpec | None = None
     deck: DeckSizes | None = None
     per_duelist_decks: bool = False
+    # The date of the game its rules describe (ISO): mechanics introduced after it are no part
+    # of the format. None: today's game.
+    as_of: str | None = None
 
     @property
     def node_id(self) -> str:
@@ -116,6 +119,8 @@ class FormatSpec:
             out["deck"] = self.deck.props()
         if self.per_duelist_decks:
             out["per_duelist_decks"] = True
+        if self.as_of:
+            out["as_of"] = self.as_of
         return out
 
 
@@ -137,6 +142,7 @@ def spec_from_node(node: Node) -> FormatSpec:
         banlist=BanlistSpec(**banlist) if isinstance(banlist, Mapping) else None,
         deck=DeckSizes(**deck) if isinstance(deck, Mapping) else None,
         per_duelist_decks=bool(p.get("per_duelist_decks")),
+        as_of=str(p["as_of"]) if p.get("as_of") else None,
     )
 
 
@@ -322,6 +328,12 @@ def _card_rules(item: Mapping[str, Any], where: str) -> dict[str, Any]:
         if not isinstance(item["per_duelist_decks"], bool):
             raise ValueError(f"{where}: per_duelist_decks must be true or false")
         out["per_duelist_decks"] = item["per_duelist_decks"]
+    as_of = item.get("as_of")
+    if as_of is not None:
+        # YAML reads 2010-03-01 as a date: keep its ISO text.
+        if not re.fullmatch(r"\d{4}(?:-\d{2}(?:-\d{2})?)?", str(as_of)):
+            raise ValueError(f"{where}: as_of must be an ISO date (2010-03-01), got {as_of!r}")
+        out["as_of"] = str(as_of)
     return out
 
 

@@ -159,7 +159,12 @@ class Linker:
             if _overlaps(w.start(), w.end(), spans):
                 continue
             word = w.group(0)
-            entity = self._initials.get(word) if _INITIALS.fullmatch(word) else None
+            # a possessive or plural of initials is the card ("MST's effect", "two MSTs")
+            bare = re.sub(r"(?<=[A-Z])(?:'s|s)$", "", word)
+            entity = self._initials.get(bare) if _INITIALS.fullmatch(bare) else None
+            if entity is not None:
+                found.append(Mention(entity, w.start(), w.start() + len(bare), bare, 0.9))
+                continue
             if entity is None and word[0].isupper() and len(word) >= 4:
                 key = fold(word)
                 earlier = [m.entity for m in named if m.end <= w.start()]

@@ -48,7 +48,8 @@ DENIERS: tuple[str, ...] = (
 # "(mas não …)" (but not …), "whether or not", "not only".
 NOT_NEGATION_PT = r"\ba nao ser\b|\bmas nao a\b|\(mas nao [^)]*\)|\bou nao\b"
 NOT_NEGATION_ANY = re.compile(
-    NOT_NEGATION_PT + r"|\bwhether or not\b|\bor not\b|\bnot only\b|\bnao so\b|\bnao apenas\b"
+    NOT_NEGATION_PT
+    + r"|\bwhether or not\b|\bor not\b|\bnot (?:only|just|merely)\b|\bnao (?:so|apenas|somente)\b"
 )
 NOT_NEGATION_DOC = re.compile(NOT_NEGATION_PT)
 

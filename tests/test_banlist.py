@@ -321,10 +321,12 @@ def test_manifest_card_rules_are_parsed_and_checked() -> None:
                     "provenance": "p",
                 },
                 "per_duelist_decks": True,
+                "as_of": loaded["effective"],
             }
         ],
         "m",
     )
+    assert spec.as_of == "2010-03-01"
     assert spec.banlist == BanlistSpec("tcg_2010_03", "2010-03-01", "p")
     assert spec.deck == SIZES and spec.per_duelist_decks and spec.card_pool == "edison_pool"
     bad = [
@@ -335,6 +337,7 @@ def test_manifest_card_rules_are_parsed_and_checked() -> None:
         {"deck": {"main_min": 61, "main_max": 60, "extra_max": 15, "side_max": 15}},
         {"deck": {"main_min": "forty", "main_max": 60, "extra_max": 15, "side_max": 15}},
         {"per_duelist_decks": "yes"},
+        {"as_of": "March 2010"},
     ]
     for extra in bad:
         with pytest.raises(ValueError, match="format 'x'"):

@@ -179,6 +179,7 @@ def test_an_effect_kind_applying_without_activation_is_a_fact(tmp_path: Path) ->
     ("old", "new", "line", "message"),
     [
         ("spell_speed: 3", "spell_speed: 4", 5, "spell_speed must be 1, 2, 3 or none"),
+        ("spell_speed: 3", "introduced: soon", 5, "introduced must be a year"),
         ("broader: trap-card", "broader: nothing", 5, "refers to unknown 'concept/nothing'"),
         ("  - id: spell-speed-3", "  - id: Spell Speed 3", 12, "is not a slug"),
         ("  - id: spell-speed-3", "  - id: trap-card", 12, "duplicate concept id"),

@@ -140,7 +140,7 @@ class Answerer:
         topic = uncovered_topic(text, own) or self._uncovered_format(q)
         if topic is not None:
             return self._compose(q, _not_covered(*topic), hits, k)
-        unclear = self._not_understood(q)
+        unclear = self._not_understood(q) or self._foreign_concept(q)
         if unclear is not None:
             return self._compose(q, unclear, hits, k)
         reading = self.relevance.read(q.text, q.mentions)
@@ -148,7 +148,11 @@ class Answerer:
             return self._compose(q, self._off_topic(q, reading), hits, k)
         if q.yes_no and not reading.content and len({m.entity for m in q.mentions}) < 2:
             return self._compose(q, self._asks_nothing(q), hits, k)
-        decision = self._reason(q) if q.yes_no else self._reason(q, ("card-pool", "card-limit"))
+        decision = (
+            self._reason(q)
+            if q.yes_no
+            else self._reason(q, ("card-pool", "card-limit", "deck-size"))
+        )
         if decision is None:  # "What is X?": the passage defining X
             decision = definition_decision(self.kg, self.index.linker, q, self.formats.base)
         if decision is None and not self._unknown(q):
@@ -345,9 +349,9 @@ class Answerer:
         texts = (node.label_en or "", node.label_pt or "", node.text or "")
         concerns = {f.object for f in self.kg.out(node.id, "concerns")}
         general = self._general(match.format, q, reading, texts, concerns)
-        return (not cards or self._speaks_of(concerns, cards, general)) and (
-            self.relevance.shares_predicate(reading, texts, concerns)
-        )
+        return (
+            not cards or self._speaks_of(concerns, cards, general)
+        ) and self.relevance.shares_predicate(reading, texts, concerns)
 
     def _speaks_of_cards(self, clause: Clause, q: Question, reading: Reading) -> bool:
         entities = set(clause.hit.entities)
@@ -413,6 +417,34 @@ class Answerer:
             confidence=None,
             reasoner="none",
         )
+
+    def _foreign_concept(self, q: Question) -> Decision | None:
+        """A question about a format whose rules date from before a mechanic it names came to the
+        game (Pendulum Summons in the 2010 Edison Format): no rule of that format speaks of it."""
+        spec = self.formats.get(q.format) if q.format else None
+        if spec is None or not spec.as_of:
+            return None
+        year = int(spec.as_of[:4])
+        for m in q.mentions:
+            node = self.kg.get(m.entity)
+            introduced = node.props.get("introduced") if node is not None else None
+            if not isinstance(introduced, int) or introduced <= year:
+                continue
+            what_en = node.label_en or m.entity  # type: ignore[union-attr]
+            what_pt = node.label_pt or what_en  # type: ignore[union-attr]
+            return Decision(
+                verdict=None,
+                steps=[],
+                summary_en=f"No ruling found: the rules of {spec.label_en} are those of "
+                f"{spec.as_of}, and {what_en} came to the game in {introduced} (curated "
+                "glossary): no rule of that format speaks of it.",
+                summary_pt=f"Nenhuma regra encontrada: as regras do {spec.label_pt} são as de "
+                f"{spec.as_of}, e {what_pt} chegou ao jogo em {introduced} (glossário curado): "
+                "nenhuma regra desse formato trata disso.",
+                confidence=None,
+                reasoner="none",
+            )
+        return None
 
     def _unknown(self, q: Question) -> bool:
         return self.vocabulary.unknown(q.text, q.mentions)

@@ -58,6 +58,10 @@ CHAT_WORDS = _words(
     "rulings regra regras pergunta duvida dúvida "
     "proposito propósito purpose deliberately intentionally voluntarily accidentally "
     "drop drops dropping dropped "
+    # playing a card in a deck, as players say it; ordinal endings ("3rd copy")
+    "wanna gonna gotta running run runs ran deckbuilding deckbuild st nd rd th "
+    # the words of deck sizes (the manifest declares them)
+    "minimo minima minimum maximum size tamanho fewer less exceed exceeds "
     # who says so: "my friend says …", "meu amigo disse …"
     "friend friends buddy pal mate told tells telling claim claims claimed insist insists "
     "argue argues argued arguing believe believes thought heard "

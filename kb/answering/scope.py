@@ -53,11 +53,17 @@ _TOPICS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         "deck building advice",
         "dicas de montagem de deck",
         re.compile(
-            r"\b(deck ?building|montar (um |o )?deck|(melhor|best)\b[^?]{0,20}\b(deck|carta|card)|"
-            r"tier list|meta deck|dicas|tips|decklist|deck list|"
+            r"\b((melhor|best)\b[^?]{0,20}\b(deck|carta|card)|"
+            r"tier list|meta deck|dicas|tips|"
             # whether a card is worth playing: advice, not a ruling
-            r"should i (?:side|main|run)|(?:side|siding|sidear|colocar)\b[^?]{0,40}\b(?:against|contra)|"
+            r"should i (?:side|main|run)|"
             r"vale a pena|compensa (?:usar|jogar|colocar)|worth (?:it|running|playing|siding))\b"
+            # building a deck, siding against a matchup: advice, unless the question asks what
+            # is allowed ("deckbuilding q: can I side a 3rd copy? Is that legal?")
+            r"|^(?!.*\b(?:legal|ilegal|allowed|permitid\w*|can i|could i|may i|am i allowed|"
+            r"posso|pode|da pra|consigo)\b)"
+            r".*\b(deck ?building|montar (um |o )?deck|montando (um |o )?deck|decklist|deck list|"
+            r"(?:side|siding|sidear|colocar)\b[^?]{0,40}\b(?:against|contra))\b"
         ),
     ),
     (

@@ -18,15 +18,20 @@ from kb.reason import Decision, Knowledge, Step
 from kb.reason.facts import best, label, provenance, spell_speed
 from kb.reason.statement import last_sentence, main_clause
 
+# Chaining verbs, the players' Portuguese "chainar" (chainou, chainei…) among them.
 _CHAIN_VERB = re.compile(
-    r"(?i)\b(chain|chains|chaining|encadear|encadeio|encadeou|encadeei|encadeia|"
-    r"encadearam|ativar em corrente|respond with|responder com|responded with|respondeu com)\b"
+    r"(?i)\b(chain|chains|chained|chaining|chain(?:ar|o|a|am|ou|ei|aram|ando)|encadear|encadeio|"
+    r"encadeou|encadeei|encadeia|encadearam|ativar em corrente|respond with|responder com|"
+    r"responded with|respondeu com|respond(?:er|o)? (?:ativando|activating|by activating))\b"
     r"(\s+(?:an?|the|uma?|o|a|my|meu|minha)\b)?"
 )
-# "The opponent activates X": a set-up's activation verb (X is a link of the chain).
+# "The opponent activates (flips, chains) X": a set-up's activation verb (X is a link of the
+# chain).
 _ACTIVATE_VERB = re.compile(
-    r"(?i)\b(activates|activated|activate|ativa|ativou|ativam|ativaram|ativei|ativo)\b"
-    r"(\s+(?:an?|the|uma?|o|a|his|her|their|seu|sua)\b)?"
+    r"(?i)\b(activates|activated|activate|ativa|ativou|ativam|ativaram|ativei|ativo|"
+    r"flips|flipped|flip(?:a|ou|ei|aram)|chains|chained|chain(?:a|ou|ei|aram)|encadeou|"
+    r"encadeia|plays|played|uses|used|usou|usa|jogou|joga|mandou|manda)\b"
+    r"(\s+(?:an?|the|uma?|o|a|his|her|their|seu|sua|um|uma)\b)?"
 )
 _CHAIN = re.compile(r"\b(chain\w*|corrente|encade\w*|acorrent\w*|respond\w*|resposta|response)\b")
 # The entity right after one of these is the one being responded to.
@@ -36,12 +41,14 @@ _TARGET_MARK = {
         r"(?:\s+(?:my|your|his|her|their|our)(?:\s+own)?)?\s*$"
     ),
     "pt": re.compile(
-        r"(?:\ba|\bao|\bà|\bcontra|\bnuma?|\bem uma?|\bsobre|\bem resposta (?:a|ao)"
+        r"(?:\ba|\bao|\bà|\bcontra|\bnuma?|\bn[oa]s?|\bem uma?|\bsobre|\bem resposta (?:a|ao)"
         r"|\bem corrente (?:a|ao|com))"
         r"(?:\s+uma?|\s+o|\s+a)?(?:\s+(?:meu|minha|seu|sua)(?:\s+propri[oa])?)?\s*$"
     ),
 }
 _RESPONSE_TO = re.compile(r"\b(in response to|em resposta a\w*|respond\w* to)\b")
+# "… in response?", "em resposta": responding, with nothing named to respond to.
+_BARE_RESPONSE = re.compile(r"\b(?:in response|em resposta)\b(?!\s+(?:to|a|ao|à|as|aos|do|da)\b)")
 
 
 # A short asking sentence about what the set-up describes: "Pode isso?", "Is that legal?".
@@ -69,6 +76,8 @@ def chain_decision(
     verb = _CHAIN.search(asked)
     if verb is not None and _CONDITIONED.search(asked, verb.end()):
         return None  # "… if it creates a loop?", "… before they respond?": more than spell speed
+    if _LOOP.search(asked):
+        return None  # "… even though it makes an infinite loop?": the loop rules decide
     if _LINK_NUMBER.search(asked) and not (_RESPONSE_TO.search(asked) or _LINK_TO.search(asked)):
         return None  # "is X Chain Link 1?": the order of a chain, not whether X may respond
     pair = chain_pair(kg, question, mentions, lang)
@@ -294,9 +303,14 @@ def chain_pair(
     asked = _first_of_each([m for m in typed if m.start >= asked_at])
     before = [m for m in unique if m.start < asked_at]
     activations = [v.end() for v in _ACTIVATE_VERB.finditer(question[:asked_at])]
-    activated = next((m for m in before if any(0 <= m.start - v <= 12 for v in activations)), None)
+    # The set-up's last activated card is the chain's newest link.
+    activated = next(
+        (m for m in reversed(before) if any(0 <= m.start - v <= 12 for v in activations)), None
+    )
     if activated is not None and (
-        not asked or _PRONOUN_TARGET[lang].search(fold(question[asked_at:]))
+        not asked
+        or _PRONOUN_TARGET[lang].search(fold(question[asked_at:]))
+        or not any(after_mark(m) for m in asked)
     ):
         # "The opponent activates A while I hold B. Can I activate it in response?", "Can I
         # chain C to it?": the card the set-up activates is the link responded to.
@@ -306,6 +320,11 @@ def chain_pair(
         if not asked:
             return next(m for m in reversed(before) if m is not activated), activated
     responder = next((m for m in asked if after_verb(m)), None)
+    others_before = [m for m in before if not asked or m.entity != asked[0].entity]
+    if len(asked) == 1 and others_before and _BARE_RESPONSE.search(fold(question[asked_at:])):
+        # "Opp MST's my Set Call of the Haunted. Can I flip Call in response?": what the asking
+        # sentence names responds, to what the set-up names last.
+        return asked[0], others_before[-1]
     if responder is None and asked_verbs:
         # "Can I chain Illusion Snatch's Spell Speed 1 effect to Divine Wrath?": the first thing
         # the asking sentence names after its verb, not one excluded ("anything other than X")
@@ -406,6 +425,7 @@ _LINK_TO = re.compile(r"\b(?:chain link|elo)\s*\d+\s+(?:to|a|ao|à)\b")
 _CONDITIONED = re.compile(
     r"\b(?<!even )(?<!mesmo )(se|if|unless|a menos|antes|before|depois|after|caso)\b"
 )
+_LOOP = re.compile(r"\bloops?\b")
 _SEQUENCE = re.compile(r"\b(then|depois|em seguida|after that|and then|e entao)\b")
 _RESOLVE = re.compile(
     r"\b(resolv\w*|resolution|resolu\w*|destr\w*|aplica\w*|applies|apply|still|ainda|"

@@ -18,6 +18,7 @@ from kb.reason.card_pool import decide_card_pool
 from kb.reason.chain import decide_chain, decide_order, decide_resolution, resolution_rule
 from kb.reason.continuous import chain_rule, decide_continuous
 from kb.reason.damage import damage_rules, decide_damage_step
+from kb.reason.deck_size import decide_deck_size
 from kb.reason.lp_cost import cost_limits, decide_lp_cost
 from kb.reason.response import decide_response, response_rules
 from kb.reason.segoc import decide_segoc, segoc_rules
@@ -46,6 +47,12 @@ REASONERS: tuple[Registered, ...] = (
         decide_card_limit,
         "cards' statuses on a format's Forbidden & Limited list (a format that declares banlist)",
         lambda kg: any("banlist" in n.props for n in kg.of_type("Format")),
+    ),
+    Registered(
+        "deck-size",
+        decide_deck_size,
+        "a format's deck sizes (a format that declares deck)",
+        lambda kg: any("deck" in n.props for n in kg.of_type("Format")),
     ),
     Registered(
         "chain-order",

@@ -227,6 +227,7 @@ _UNITS = {
     "zone": r"zonas?|zones?",
     "monster": r"monstros?|monsters?",
     "deck": r"decks?",
+    "minute": r"minutos?|minutes?|mins?",
 }
 _COUNTED = re.compile(
     rf"\b(?:melhor de|best of)\s+(?P<best>{_NUMBER_TOKEN})\b"

@@ -15,7 +15,7 @@ from kb.model import Fact
 from kb.reason import Decision, Knowledge, Step
 from kb.reason.damage import _DAMAGE
 from kb.reason.facts import best, label, provenance
-from kb.reason.statement import main_clause
+from kb.reason.statement import last_sentence, main_clause
 
 INHERENT = concept_id("inherent-special-summon")
 NON_INHERENT = concept_id("non-inherent-special-summon")
@@ -32,6 +32,15 @@ _IN_RESPONSE_TO_SUMMON = re.compile(
     r"em resposta (?:a|à) (?:uma? )?invoca\w*)"
 )
 _CHAIN = re.compile(r"\b(chain|corrente|cadeia|encadea\w*)\b")
+_SUMMON_BEFORE = re.compile(
+    r"\b(?:summons?|summoned|ss'?s|invoca|invocou|invoquei|invocar)(?: (?:an?|the|um|uma|o|a|seu|sua|his|her|their|my|meu|minha))?\s*$"
+)
+# A modal right before a card's name: the name is the verb ("can I Solemn it?", "posso dar
+# Bottomless nele?").
+_MODAL_BEFORE = re.compile(
+    r"\b(?:can|could|should|may) (?:i|you|he|she|they|we|my opponent|the opponent)(?: just| still)?"
+    r"\s*$|\b(?:posso|pode|podemos|da pra|dá pra|consigo|devo)(?: dar| mandar| usar um?| tacar)?\s*$"
+)
 _SUMMON_WORD = re.compile(
     r"\b(invoca\w*|invoc\w*|summon\w*|revive\w*|revived|brings? back|brought back|"
     r"trazid[oa] de volta|traz(?:er)? de volta)\b"
@@ -45,18 +54,47 @@ def _kind_fact(kg: KnowledgeGraph, card: str):  # type: ignore[no-untyped-def]
 
 def decide_summon(kb: Knowledge, q: Question) -> Decision | None:
     """Can card X negate the Special Summon of Y? / Does Y's summon start a chain?"""
-    return summon_decision(kb.kg, q.text, q.entities, q.lang)
+    asked_at = len(q.text) - len(last_sentence(q.text))
+    asking = {m.entity for m in q.mentions if m.start >= asked_at}
+    # "Can I Solemn Warning that summon?": a negating card's name used as the verb
+    as_verb = [
+        m.entity
+        for m in q.mentions
+        if m.entity.startswith("card/")
+        and kb.kg.out(m.entity, "has_capability")
+        and _MODAL_BEFORE.search(fold(q.text[: m.start]))
+    ]
+    # "Opp Synchro Summons Stardust Dragon": what a summon verb names is summoned, whatever it
+    # can negate
+    after_summon = {m.entity for m in q.mentions if _SUMMON_BEFORE.search(fold(q.text[: m.start]))}
+    return summon_decision(
+        kb.kg, q.text, q.entities, q.lang, asking, as_verb, after_summon - set(as_verb)
+    )
 
 
 def summon_decision(
-    kg: KnowledgeGraph, question: str, entities: list[str], lang: str
+    kg: KnowledgeGraph,
+    question: str,
+    entities: list[str],
+    lang: str,
+    asking: set[str] | None = None,
+    as_verb: list[str] | None = None,
+    summoned_named: set[str] | None = None,
 ) -> Decision | None:
+    """Of the cards that negate, the one asked about is one named as the verb (`as_verb`: "can I
+    Solemn it?"), else one the asking sentence names (`asking`, after a set-up: "Opp revives
+    Jinzo with Premature Burial. Can I stop it with Magic Jammer?"), not one a summon verb names
+    (`summoned_named`: "Opp Synchro Summons Stardust Dragon")."""
+    as_verb = as_verb or []
+    asking = asking or set()
+    summoned_named = summoned_named or set()
     q = fold(question)
     cards = [e for e in entities if e.startswith("card/")]
     listed = [e for e in cards if _kind_fact(kg, e) is not None]
     # A Spell or Trap listed with a summon kind is the card that summons, never the summoned one.
     summoned = [e for e in listed if not _spell_or_trap(kg, e)]
     negators = [e for e in cards if kg.out(e, "has_capability")]
+    negators.sort(key=lambda e: (e not in as_verb, e in summoned_named, e not in asking))
     summon_negators = [
         e for e in negators if any(f.object == SUMMON_NEG for f in kg.out(e, "has_capability"))
     ]
@@ -64,7 +102,7 @@ def summon_decision(
         negators = summon_negators
         negating = True
     else:
-        negating = bool(_NEGATE.search(q))
+        negating = bool(_NEGATE.search(q)) or bool(as_verb)
     if negating and negators and not _DAMAGE.search(q):
         # A Spell or Trap named beside a Summon is what summons (the asker says so: "the summon
         # made by Monster Reborn"); it decides the kind, whatever monster it brings back.
@@ -327,8 +365,14 @@ def _summoning_card_negation(
         )
     n_label, name = label(kg, negator, lang), label(kg, summoner, lang)
     if yes:
-        en = f"Yes, by negating the activation of {name}: its Special Summon is non-inherent."
-        pt = f"Sim, negando a ativação de {name}: a Invocação-Especial dele é não-inerente."
+        en = (
+            f"Yes: {n_label} negates the activation of {name}, and so its Special Summon, which "
+            "is non-inherent."
+        )
+        pt = (
+            f"Sim: {n_label} nega a ativação de {name} e, com ela, a Invocação-Especial, que é "
+            "não-inerente."
+        )
     else:
         what = {
             "spell": ("a Spell Card", "um Card de Magia"),
@@ -537,4 +581,45 @@ def summon_kind_decision(kg: KnowledgeGraph, entities: list[str], lang: str) -> 
         if isinstance(context, str):
             sources.append(context)
         return Decision("yes" if yes else "no", [step], en, pt, 0.85, sources, "summon-kind")
+    unlisted = [
+        e
+        for e in subjects
+        if e.startswith("concept/")
+        and e not in _NOT_SPECIAL
+        and any(c.endswith("-summon") and c in kg for c in _classes(e))
+    ]
+    if unlisted:
+        return _unlisted_kind(kg, unlisted[0], lang)
     return None
+
+
+# Summons that are no Special Summon, and the Special Summon itself: no kind to look up.
+_NOT_SPECIAL = frozenset(
+    concept_id(k) for k in ("special-summon", "normal-summon", "tribute-summon", "flip-summon")
+)
+
+
+def _unlisted_kind(kg: KnowledgeGraph, subject: str, lang: str) -> Decision:
+    """A Summon method neither list of Special Summon kinds names ("is a Link Summon
+    inherent?"): the rules say which Summons are inherent and which are not, and this one is in
+    neither, so the KB cannot decide; the lists are cited."""
+    listed = [
+        f
+        for kind in (INHERENT, NON_INHERENT)
+        for f in kg.into(kind, "summoned_by")
+        if f.subject.startswith("concept/") and f.source
+    ]
+    kinds = ", ".join(sorted({label(kg, f.subject, "en") for f in listed}))
+    kinds_pt = ", ".join(sorted({label(kg, f.subject, "pt") for f in listed}))
+    name_en, name_pt = label(kg, subject, "en"), label(kg, subject, "pt")
+    en = (
+        f"No ruling found: the rules list which Special Summons are inherent and which are not "
+        f"({kinds}), and {name_en} is in neither list."
+    )
+    pt = (
+        f"Nenhuma regra encontrada: as regras listam quais Invocações-Especiais são inerentes e "
+        f"quais não são ({kinds_pt}), e {name_pt} não está em nenhuma das listas."
+    )
+    sources = list(dict.fromkeys(f.source for f in listed if f.source))
+    step = Step(en, pt, sources[0] if sources else None)
+    return Decision(None, [step], en, pt, None, sources[:3], "summon-kind")
