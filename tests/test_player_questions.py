@@ -179,3 +179,50 @@ def test_not_just_is_no_negation() -> None:
 
     assert not question_negated("Does it also count my teammate's Standby Phases, not just mine?")
     assert question_negated("Does it not count my teammate's Standby Phases?")
+
+
+@pytest.mark.parametrize(
+    ("question", "yes_no"),
+    [
+        # a statement put up for confirmation is a yes/no question
+        ("quem ativa o efeito do Sangan sou eu, né?", True),
+        ("It's me who activates the Sangan's effect, right?", True),
+        # "em qual X?" at the end asks for a value, unless a modal asks whether one must choose
+        ("efeito de auto destruição aplica em qual sub-etapa da damage step?", False),
+        ("No Tag Duel, tenho que escolher de qual oponente vou ver a mão?", True),
+        ("No tag os duelistas da equipe precisam concordar em qual card ativar em resposta?", True),
+    ],
+)
+def test_which_questions_ask_yes_or_no(question: str, yes_no: bool) -> None:
+    from kb.answering.question import is_yes_no
+
+    assert is_yes_no(question) is yes_no
+
+
+@pytest.mark.parametrize(
+    ("question", "card"),
+    [
+        (
+            "Chain: I activate Heavy Storm, opp chains Magic Jammer, I chain Dark Bribe on the "
+            "Jammer, opp chains Seven Tools of the Bandit on my Dark Bribe. Which card resolves "
+            "first?",
+            "Seven Tools of the Bandit",
+        ),
+        (
+            "O oponente ativou Raigeki, eu encadeei Magic Jammer e ele encadeou Seven Tools of "
+            "the Bandit. Qual resolve por último?",
+            "Raigeki",
+        ),
+    ],
+)
+def test_which_link_resolves_first(hash_service: RulingsService, question: str, card: str) -> None:
+    a = hash_service.ask(question)
+    assert (a["reasoner"], a["verdict"], a["confidence"]) == ("chain-order", None, None)
+    assert a["value"] == {"kind": "text", "value": card, "unit": None}
+    assert a["citations"], "the passage on resolving from the last link down is cited"
+
+
+def test_a_rule_word_made_bigger_is_a_rule_word(hash_service: RulingsService) -> None:
+    relevance = hash_service.answerer.relevance
+    assert relevance.known("deck") and relevance.known("deckzao")
+    assert not relevance.known("pizzazao")

@@ -151,7 +151,7 @@ class Answerer:
         decision = (
             self._reason(q)
             if q.yes_no
-            else self._reason(q, ("card-pool", "card-limit", "deck-size"))
+            else self._reason(q, ("card-pool", "card-limit", "deck-size", "chain-order"))
         )
         if decision is None:  # "What is X?": the passage defining X
             decision = definition_decision(self.kg, self.index.linker, q, self.formats.base)

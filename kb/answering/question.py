@@ -27,6 +27,16 @@ _OPEN_VALUE = re.compile(
     r"\b(is|are|was|e|é|sao|são|fica|ficam|com|with|tem|has|have) "
     r"(which|what|qual|quais|quantos|quantas|how many)\b"
     r"|\b(quem|who) (e|é|sera|será|foi|is|was|will be)\b"
+    # "… aplica em qual sub-etapa?", "… happens in which step?" (not after a modal: "tenho que
+    # escolher de qual oponente?" asks whether one must choose)
+    r"|^(?!.*\b(?:precis\w*|tenho que|tem que|temos que|devo|deve|devem|posso|pode|podem|"
+    r"have to|has to|must|need to|needs to)\b.*\b(?:em|de|na|no|durante|during|in|at|on) "
+    r"(?:qual|quais|which)\b).*\b(em|de|na|no|nas|nos|durante|during|in|at|on) (qual|quais|which)\b"
+)
+# A statement put up for confirmation: "quem ativa sou eu, né?", "it's me who activates it, right?"
+_CONFIRM = re.compile(
+    r"(?:,\s*|\s)(?:ne|nao e|certo|correto|verdade|right|correct|isn'?t it|is that right|yes)"
+    r"\s*\?\s*$"
 )
 # A choice between alternatives after a colon/comma/dash: "Dark Simorgh: inherent or non-inherent?"
 _EITHER_OR = re.compile(
@@ -148,7 +158,7 @@ def is_yes_no(text: str) -> bool:
     q = sentences[-1] if sentences else ""
     if _EITHER_OR.search(q) and not re.search(r"\b(sim ou nao|yes or no)\b", q):
         return False  # "… : inherent or non-inherent?" asks which, not whether
-    if _AUX.search(q):
+    if _AUX.search(q) or _CONFIRM.search(q):
         return True
     if "?" not in text and _REQUEST.search(q):
         return False

@@ -60,6 +60,9 @@ CHAT_WORDS = _words(
     "drop drops dropping dropped "
     # playing a card in a deck, as players say it; ordinal endings ("3rd copy")
     "wanna gonna gotta running run runs ran deckbuilding deckbuild st nd rd th "
+    # handling the cards, part of every duel, named by no rule text
+    "shuffle shuffles shuffled shuffling embaralhar embaralha embaralho embaralhou embaralhado "
+    "embaralhados juntos together "
     # the words of deck sizes (the manifest declares them)
     "minimo minima minimum maximum size tamanho fewer less exceed exceeds "
     # who says so: "my friend says …", "meu amigo disse …"
@@ -86,6 +89,8 @@ FUNCTION_WORDS = _words(
     "i me we us you he she him her they them may might must shall has have had having "
     "am been being there here what which who whom whose why how"
 )
+# Augmentative and diminutive endings ("deckzao", "cartinha"), folded.
+_SIZED = re.compile(r"(?:zao|zona|zinho|zinha|zinhos|zinhas|inho|inha|inhos|inhas)$")
 _SHORT_STEM = 4  # a stem shorter than this matches too many unrelated words ("casa" ~ "caso")
 # A word sharing this many first letters with a rule word is an inflection of it when the stemmer
 # cuts both shorter ("geraria" ~ "gerar", "reviving" ~ "revive").
@@ -164,7 +169,11 @@ class Relevance:
 
     def known(self, word: str) -> bool:
         """A rule text uses the word: as written, in the singular, or by a stem long enough not
-        to match unrelated words."""
+        to match unrelated words; or it is a rule word made bigger or smaller, as Brazilian
+        players say ("deckzão", "monstrinho")."""
+        base = _SIZED.sub("", word)
+        if base != word and len(base) >= 3 and self.known(base):
+            return True
         word = _ASKED_AS.get(word, word)
         if word in GAME_WORDS or word in self.words or word.rstrip("s") in self.words:
             return True

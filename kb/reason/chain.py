@@ -14,7 +14,7 @@ from kb.answering.question import Question
 from kb.graph import KnowledgeGraph
 from kb.ids import concept_id, fold
 from kb.link import Mention
-from kb.reason import Decision, Knowledge, Step
+from kb.reason import Decision, Knowledge, Step, Value
 from kb.reason.facts import best, label, provenance, spell_speed
 from kb.reason.statement import last_sentence, main_clause
 
@@ -544,10 +544,66 @@ _LINK_NUMBER = re.compile(r"\b(?:chain link|link|elo|cl)\s*(\d+)\b")
 
 
 def decide_order(kb: Knowledge, q: Question) -> Decision | None:
-    """Does X resolve before (after) Y in a chain?"""
+    """Does X resolve before (after) Y in a chain? Which link resolves first (last)?"""
     if not q.yes_no:
-        return None
+        return first_to_resolve(kb.kg, q.text, q.mentions)
     return order_decision(kb.kg, q.text, q.mentions, q.lang)
+
+
+# "Which card resolves first?", "qual resolve por último?"
+_WHICH_RESOLVES = re.compile(
+    r"\b(?:which|what|qual|quais|que)\b[^?]*\b(?:resolv\w*|resolu\w*)\b[^?]*?"
+    r"\b(?P<end>first|primeiro|1o|last|por ultimo|ultimo)\b"
+)
+
+
+def first_to_resolve(kg: KnowledgeGraph, question: str, mentions: list[Mention]) -> Decision | None:
+    """A described chain (each card named right after the verb that activates or chains it, in
+    that order) and "which resolves first / last?": the last link resolves first."""
+    asked = _WHICH_RESOLVES.search(fold(last_sentence(question)))
+    if asked is None:
+        return None
+    verbs = [v.end() for v in _ACTIVATE_VERB.finditer(question)]
+    verbs += [v.end() for v in _CHAIN_VERB.finditer(question)]
+    links: list[str] = []
+    for m in mentions:
+        if (
+            m.entity.startswith("card/")
+            and m.entity not in links
+            and any(0 <= m.start - v <= 12 for v in verbs)
+        ):
+            links.append(m.entity)
+    rule = resolution_rule(kg)
+    if len(links) < 2 or rule is None:
+        return None
+    first = asked.group("end") in ("first", "primeiro", "1o")
+    card = links[-1] if first else links[0]
+    order_en = ", ".join(f"{i} {label(kg, c, 'en')}" for i, c in enumerate(links, 1))
+    order_pt = ", ".join(f"{i} {label(kg, c, 'pt')}" for i, c in enumerate(links, 1))
+    steps = [
+        Step(
+            f"The chain, in the order activated: {order_en}.",
+            f"A corrente, na ordem de ativação: {order_pt}.",
+            None,
+        ),
+        Step(
+            "The chain resolves from the last link down to Chain Link 1.",
+            "A corrente resolve do último elo até o Elo 1.",
+            rule,
+        ),
+    ]
+    n = len(links) if first else 1
+    en = (
+        f"{label(kg, card, 'en')} (Chain Link {n}) resolves {'first' if first else 'last'}: "
+        "the chain resolves from the last link down."
+    )
+    pt = (
+        f"{label(kg, card, 'pt')} (Elo {n}) resolve {'primeiro' if first else 'por último'}: a "
+        "corrente resolve do último elo para o primeiro."
+    )
+    return Decision(
+        None, steps, en, pt, None, [rule], "chain-order", value=Value("text", label(kg, card, "en"))
+    )
 
 
 def order_decision(
