@@ -226,3 +226,14 @@ def test_a_rule_word_made_bigger_is_a_rule_word(hash_service: RulingsService) ->
     relevance = hash_service.answerer.relevance
     assert relevance.known("deck") and relevance.known("deckzao")
     assert not relevance.known("pizzazao")
+
+
+def test_is_there_needs_a_statement_naming_what_exists(hash_service: RulingsService) -> None:
+    from kb.reason.statement import existence_asked
+
+    q = "Is there a maximum number of Chain Links that a single Chain can have?"
+    assert existence_asked(q) == "maximum number of chain links"
+    assert existence_asked("Há alguma penalidade por jogo lento?") == "penalidade"
+    assert existence_asked("Can I chain it?") is None
+    a = hash_service.ask(q)
+    assert a["verdict"] is None and a["confidence"] is None

@@ -31,11 +31,13 @@ from kb.reason.statement import (
     contradicts,
     counts_asked,
     counts_differ,
+    existence_asked,
     question_negated,
     same_counts,
     stated_amount,
     states_amount,
 )
+from kb.search.analysis import analyse
 from kb.search.index import Hit, SearchIndex, SearchOptions
 
 MIN_SUPPORT = 0.80  # below this alignment score nothing in the KB decides the question
@@ -350,8 +352,20 @@ class Answerer:
         concerns = {f.object for f in self.kg.out(node.id, "concerns")}
         general = self._general(match.format, q, reading, texts, concerns)
         return (
-            not cards or self._speaks_of(concerns, cards, general)
-        ) and self.relevance.shares_predicate(reading, texts, concerns)
+            (not cards or self._speaks_of(concerns, cards, general))
+            and self.relevance.shares_predicate(reading, texts, concerns)
+            and self._says_what_exists(q, texts)
+        )
+
+    def _says_what_exists(self, q: Question, texts: tuple[str, ...]) -> bool:
+        """For "is there X?", a statement speaks to it only if it names every word of X ("a
+        maximum number of Chain Links": a rule on Chain Links that says nothing of a maximum
+        does not say whether there is one)."""
+        what = existence_asked(q.text)
+        if what is None:
+            return True
+        said = {stem for t in texts if t for stem in analyse(t)}
+        return all(stem in said for stem in analyse(what))
 
     def _speaks_of_cards(self, clause: Clause, q: Question, reading: Reading) -> bool:
         entities = set(clause.hit.entities)
@@ -463,6 +477,7 @@ class Answerer:
                     reading, (clause.text,), clause.hit.entities
                 )
             )
+            or (q.yes_no and not self._says_what_exists(q, (clause.text,)))
         ):
             return Decision(
                 verdict=None,

@@ -376,6 +376,29 @@ def counts_asked(question: str, clause: str) -> bool:
     return any(qc[u] and cc.get(u) for u in qc)
 
 
+# "Is there a maximum number of Chain Links …?", "Existe limite de …?": what is said to exist.
+_EXISTS = re.compile(
+    r"^(?:[^?]{0,40}?[:,]\s*)?(?:is there|are there|does there exist|existe|existem|ha|há|"
+    r"tem algum|tem alguma)\s+(?:(?:an?|any|some|um|uma|algum|alguma)\s+)?(?P<what>[^?]+)"
+)
+# Where the thing named ends: a relative clause, a place, a time.
+_WHAT_ENDS = re.compile(
+    r"\b(?:that|which|who|where|when|for|in|on|at|during|per|que|para|no|na|nos|nas|em|"
+    r"durante|por|pra|pro)\b"
+)
+
+
+def existence_asked(question: str) -> str | None:
+    """What an existential question says exists ("a maximum number of Chain Links" of "Is there
+    a maximum number of Chain Links that a single Chain can have?"), folded; None otherwise."""
+    m = _EXISTS.search(fold(last_sentence(question)).strip())
+    if m is None:
+        return None
+    what = m.group("what")
+    end = _WHAT_ENDS.search(what)
+    return (what[: end.start()] if end else what).strip() or None
+
+
 def same_counts(question: str, clause: str) -> bool:
     """The clause gives the very number of a unit the asking sentence asks about ("four copies?"
     against "… a team can have four copies"): it speaks of the case asked."""
