@@ -237,3 +237,15 @@ def test_is_there_needs_a_statement_naming_what_exists(hash_service: RulingsServ
     assert existence_asked("Can I chain it?") is None
     a = hash_service.ask(q)
     assert a["verdict"] is None and a["confidence"] is None
+
+
+def test_a_passive_chained_names_what_responds(hash_service: RulingsService) -> None:
+    a = hash_service.ask(
+        "Can a Counter Trap be chained to anything other than another Counter Trap?"
+    )
+    assert (a["reasoner"], a["verdict"]) == ("chain-spell-speed", "yes")
+
+
+def test_a_hand_trap_is_no_trap_card(hash_service: RulingsService) -> None:
+    q = hash_service.answerer.read("Is Honest a hand trap in Edison?", None)
+    assert "concept/hand-trap" in q.entities and "concept/trap-card" not in q.entities

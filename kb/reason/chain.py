@@ -251,6 +251,8 @@ def lone_responder(
             continue
         if any(0 <= m.start - v <= 12 for v in verbs):
             return m
+        if _PASSIVE_CHAINED.match(fold(question[m.end :])):
+            return m  # "Can a Counter Trap be chained to anything other than …?"
     if len(typed) >= 2 and all(m.start < asked_at for m in typed):
         # "The opponent targets my Set MST with his MST. Can I chain mine in response?": one
         # card on both sides of the chain, the asking sentence naming neither.
@@ -424,6 +426,11 @@ _LINK_NUMBER = re.compile(r"\b(chain link|elo)\s*\d")
 _LINK_TO = re.compile(r"\b(?:chain link|elo)\s*\d+\s+(?:to|a|ao|à)\b")
 _CONDITIONED = re.compile(
     r"\b(?<!even )(?<!mesmo )(se|if|unless|a menos|antes|before|depois|after|caso)\b"
+)
+# "X be chained (to)", "X ser encadeado": X is what responds.
+_PASSIVE_CHAINED = re.compile(
+    r"\s*(?:be|get|ser|sera|é|e) (?:chained|encadead[oa]s?|ativad[oa]s? em corrente|"
+    r"activated in response)\b"
 )
 _LOOP = re.compile(r"\bloops?\b")
 _SEQUENCE = re.compile(r"\b(then|depois|em seguida|after that|and then|e entao)\b")
