@@ -106,6 +106,9 @@ class Linker:
         self._first_words = _first_words(
             self.entries.values(), frozenset(self._surfaces), common_words
         )
+        self._leading = _leading_words(
+            self.entries.values(), frozenset(self._surfaces), common_words | everyday
+        )
         self._initials = _initialisms(
             self.entries.values(), frozenset(e.id for e in many), common_words
         )
@@ -175,6 +178,9 @@ class Linker:
                 if not (word.islower() and key in self._everyday):
                     # a card's personal name, in any case (an everyday word only capitalised)
                     entity = self._first_words.get(key)
+            if entity is None and word[0].isupper() and len(word) >= 5:
+                # the first word of a card the documents name, capitalised ("Bottomless")
+                entity = self._leading.get(fold(word))
             if entity is not None:
                 found.append(Mention(entity, w.start(), w.end(), word, 0.9))
         return found
@@ -258,6 +264,34 @@ def _first_words(
             if comma and len(words) == 1 and len(words[0]) >= 4 and words[0] not in common:
                 owners.setdefault(words[0], set()).add(e.id)
     return {w: next(iter(ids)) for w, ids in owners.items() if len(ids) == 1}
+
+
+def _leading_words(
+    entries: Iterable[Entry], core: frozenset[str], common: frozenset[str]
+) -> dict[str, str]:
+    """The first word of the English name of a card the lexicon's own entries name
+    ("bottomless" of "Bottomless Trap Hole") -> the card, for words of 5 letters or more that
+    only one of those cards starts with, that are no common or everyday word and that open no
+    archetype's names (more than 3 cards of all: "Blackwing")."""
+    owners: dict[str, set[str]] = {}
+    opening: dict[str, int] = {}
+    for e in entries:
+        if e.type != "Card":
+            continue
+        words = _WORD.findall(normalise(e.label))
+        if len(words) < 2:
+            continue
+        opening[words[0]] = opening.get(words[0], 0) + 1
+        if e.id in core and len(words[0]) >= 5 and words[0] not in common:
+            owners.setdefault(words[0], set()).add(e.id)
+    return {
+        w: next(iter(ids))
+        for w, ids in owners.items()
+        if len(ids) == 1 and opening.get(w, 0) <= _ARCHETYPE
+    }
+
+
+_ARCHETYPE = 3
 
 
 def _initialisms(

@@ -249,3 +249,43 @@ def test_a_passive_chained_names_what_responds(hash_service: RulingsService) -> 
 def test_a_hand_trap_is_no_trap_card(hash_service: RulingsService) -> None:
     q = hash_service.answerer.read("Is Honest a hand trap in Edison?", None)
     assert "concept/hand-trap" in q.entities and "concept/trap-card" not in q.entities
+
+
+def test_a_cause_is_no_asking_clause(hash_service: RulingsService) -> None:
+    a = hash_service.ask(
+        "Since Cyber Dragon's inherent summon doesn't start a chain, am I still allowed to "
+        "respond to it with Bottomless Trap Hole?"
+    )
+    assert a["verdict"] == "yes"
+
+
+def test_a_card_said_not_to_be_used_takes_no_part(hash_service: RulingsService) -> None:
+    a = hash_service.ask(
+        "o cara devolveu o Gladiator Beast Laquari + 2 Gladiator Beasts pro deck pra invocar o "
+        "Heraklinos (contact fusion, sem Polymerization). Posso negar essa invocação com Solemn "
+        "Judgment?"
+    )
+    assert a["verdict"] == "yes" and "Polimeriza" not in a["answer"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "In a tag duel, how many turns does Swords of Revealing Light last? Do my partner's "
+        "turns count, or only the opponents' turns?",
+        "no tag duel, o Final Countdown conta os turnos de quem? Só os meus ou de todo mundo?",
+    ],
+)
+def test_alternatives_after_a_value_question_ask_the_value(question: str) -> None:
+    from kb.answering.question import is_yes_no
+
+    assert not is_yes_no(question)
+    assert is_yes_no("What is a Chain? Can I chain MST to Pot of Greed?")
+
+
+def test_the_first_word_of_a_card_the_documents_name(hash_service: RulingsService) -> None:
+    q = hash_service.answerer.read("Can I use DAD's effect before their Bottomless?", None)
+    assert "card/bottomless-trap-hole" in q.entities
+    # an archetype's opening word names no one card
+    q = hash_service.answerer.read("Can my Blackwing respond?", None)
+    assert not [e for e in q.entities if e.startswith("card/")]

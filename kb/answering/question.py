@@ -26,7 +26,7 @@ _OPEN_NEAR = re.compile(
 _OPEN_VALUE = re.compile(
     r"\b(is|are|was|e|é|sao|são|fica|ficam|com|with|tem|has|have) "
     r"(which|what|qual|quais|quantos|quantas|how many)\b"
-    r"|\b(quem|who) (e|é|sera|será|foi|is|was|will be)\b"
+    r"|\b(quem|who) (e|é|sera|será|foi|is|was|will be)\b|\b(?:de|a|para|por) quem\s*\?"
     # "… aplica em qual sub-etapa?", "… happens in which step?" (not after a modal: "tenho que
     # escolher de qual oponente?" asks whether one must choose)
     r"|^(?!.*\b(?:precis\w*|tenho que|tem que|temos que|devo|deve|devem|posso|pode|podem|"
@@ -40,8 +40,8 @@ _CONFIRM = re.compile(
 )
 # A choice between alternatives after a colon/comma/dash: "Dark Simorgh: inherent or non-inherent?"
 _EITHER_OR = re.compile(
-    r"(?:[:,]|\s[\-–—])\s*(?:is it |e |é )?(?![\w\s-]*\b(?:pode|posso|podem|can|could|does|do|is|are|"
-    r"consigo|da pra|dá pra)\b)[\w\s-]{1,40}\b(or|ou)\b(?! not\b| nao\b)[\w\s-]{1,40}\?\s*$"
+    r"(?:[:,]|\s[\-–—])\s*(?:is it |e |é )?(?![\w\s'’-]*\b(?:pode|posso|podem|can|could|does|do|is|are|"
+    r"consigo|da pra|dá pra)\b)[\w\s'’-]{1,40}\b(or|ou)\b(?! not\b| nao\b)[\w\s'’-]{1,40}\?\s*$"
     r"|\b([\w-]+) (?:or|ou) (?:non|nao|não)[ -]?\2\b"
 )
 # "Quem <verb> … <verb> …?": a relative "quem" (whoever), the question is yes/no.
@@ -147,6 +147,16 @@ _AUX = re.compile(
 )
 
 
+def _asks_value(sentence: str) -> bool:
+    """A (folded) question sentence asking for a value: a question word at its start."""
+    head = " ".join(sentence.split()[:7])
+    return bool(
+        not _AUX.match(sentence)
+        and (_OPEN.search(head) or _OPEN_VALUE.search(sentence))
+        and not _WHOEVER.search(sentence)
+    )
+
+
 def is_yes_no(text: str) -> bool:
     """A yes/no question: no question word near the start, or an English auxiliary-led clause."""
     sentences: list[str] = []
@@ -158,6 +168,14 @@ def is_yes_no(text: str) -> bool:
     q = sentences[-1] if sentences else ""
     if _EITHER_OR.search(q) and not re.search(r"\b(sim ou nao|yes or no)\b", q):
         return False  # "… : inherent or non-inherent?" asks which, not whether
+    if (
+        len(sentences) > 1
+        and re.search(r"\b(?:or|ou)\b", q)
+        and any(_asks_value(s) for s in sentences[:-1] if s.endswith("?"))
+    ):
+        # "How many turns does it last? Do my partner's turns count, or only …?": alternatives
+        # after a question asking the value
+        return False
     if _AUX.search(q) or _CONFIRM.search(q):
         return True
     if "?" not in text and _REQUEST.search(q):

@@ -52,13 +52,15 @@ _ASKING = (
     r"(?=\b(?:i|eu|you|voce|we|nos|they|eles|elas|he|ele|she|ela)\s+(?:just\s+|so\s+)?"
     r"(?:can|could|may|must|will|would|do|does|did|cannot|can't|pode|posso|podemos|consigo)\b)"
 )
+# (Causes too: "Since X's Summon doesn't start a Chain, can I respond to it?" asks the latter.)
 _CONDITIONAL = re.compile(
     rf"\b(se|if|quando|when|while|enquanto|unless|mesmo|even|embora|although|ainda que|"
-    rf"though|caso)\b(?:(?!{_ASKING})[^,?])*"
+    rf"though|caso|since|because|given that|ja que|visto que|dado que)\b(?:(?!{_ASKING})[^,?])*"
 )
 _SUBORDINATE = re.compile(
     rf"\b(se|if|quando|when|while|enquanto|but|mas|unless|que|that|which|mesmo|even|embora|"
-    rf"although|ainda que|though|caso)\b(?:(?!{_ASKING})[^,?])*"
+    rf"although|ainda que|though|caso|since|because|given that|ja que|visto que|dado que)\b"
+    rf"(?:(?!{_ASKING})[^,?])*"
 )
 # "só" folds to "so"; English "so a team can …" is no restriction.
 _EXCLUSIVE = re.compile(

@@ -32,6 +32,9 @@ _IN_RESPONSE_TO_SUMMON = re.compile(
     r"em resposta (?:a|à) (?:uma? )?invoca\w*)"
 )
 _CHAIN = re.compile(r"\b(chain|corrente|cadeia|encadea\w*)\b")
+_WITHOUT_BEFORE = re.compile(
+    r"\b(?:sem|without|not using|nao usa|sem usar)(?: an?| um| uma| o| a)?\s*$"
+)
 _SUMMON_BEFORE = re.compile(
     r"\b(?:summons?|summoned|ss'?s|invoca|invocou|invoquei|invocar)(?: (?:an?|the|um|uma|o|a|seu|sua|his|her|their|my|meu|minha))?\s*$"
 )
@@ -67,8 +70,11 @@ def decide_summon(kb: Knowledge, q: Question) -> Decision | None:
     # "Opp Synchro Summons Stardust Dragon": what a summon verb names is summoned, whatever it
     # can negate
     after_summon = {m.entity for m in q.mentions if _SUMMON_BEFORE.search(fold(q.text[: m.start]))}
+    # "(contact fusion, sem Polymerization)": a card said not to be used takes no part
+    unused = {m.entity for m in q.mentions if _WITHOUT_BEFORE.search(fold(q.text[: m.start]))}
+    entities = [e for e in q.entities if e not in unused]
     return summon_decision(
-        kb.kg, q.text, q.entities, q.lang, asking, as_verb, after_summon - set(as_verb)
+        kb.kg, q.text, entities, q.lang, asking, as_verb, after_summon - set(as_verb)
     )
 
 
