@@ -289,3 +289,28 @@ def test_the_first_word_of_a_card_the_documents_name(hash_service: RulingsServic
     # an archetype's opening word names no one card
     q = hash_service.answerer.read("Can my Blackwing respond?", None)
     assert not [e for e in q.entities if e.startswith("card/")]
+
+
+@pytest.mark.parametrize(
+    ("question", "verdict"),
+    [
+        # a Forbidden card may not be played at all
+        ("In Edison, can I play Dimension Fusion?", "no"),
+        # the answer to the question as asked
+        (
+            "Edison: I already have one Summoner Monk in my Main Deck. Does that mean I can't "
+            "run a second copy in my Side Deck?",
+            "yes",
+        ),
+    ],
+)
+def test_playing_a_card_the_list_limits(
+    hash_service: RulingsService, question: str, verdict: str
+) -> None:
+    a = hash_service.ask(question, format="edison")
+    assert (a["reasoner"], a["verdict"]) == ("card-limit", verdict)
+
+
+def test_using_an_unlisted_card_is_a_question_for_the_rules(hash_service: RulingsService) -> None:
+    a = hash_service.ask("Posso usar Royal Oppression na Damage Step no Edison?", format="edison")
+    assert a["reasoner"] != "card-limit"

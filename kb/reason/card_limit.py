@@ -37,6 +37,8 @@ _SECTION = re.compile(
     r"\b(side|main|deck principal|deck auxiliar|side deck|main deck|no deck|in my deck|"
     r"no meu deck|baralho)\b"
 )
+# Using or playing the card at all: "can I play X in Edison?", "posso usar X no Edison?"
+_USE = re.compile(r"\b(play\w*|run\w*|us(?:e|ar|o|ando)|jog(?:ar|o|ando)|rodar|coloc\w*)\b")
 _MORE = re.compile(r"\b(outra|outro|another|mais uma|mais um|second|segunda|segundo)\b")
 
 
@@ -82,11 +84,12 @@ def decide_card_limit(kb: Knowledge, q: Question) -> Decision | None:
     folded = fold(
         without_mentions(q.text, q.mentions, "card/")
     )  # "Cálice Proibido" is a name, not the status
-    if not (
+    about_copies = bool(
         _COPIES.search(folded)
         or _STATUS.search(folded)
         or (_SECTION.search(folded) and (asked is not None or not _OTHER_DECK.search(folded)))
-    ):
+    )
+    if not about_copies and not _USE.search(folded):
         return None
     if not _has_field(kb.kg, spec.banlist.field):
         return None  # the card data holds no status of this list
@@ -102,6 +105,10 @@ def decide_card_limit(kb: Knowledge, q: Question) -> Decision | None:
     if "password" not in card.props:
         return None  # no card data for this card: its status is unknown
     status = card.props.get(field)
+    if not about_copies and status != 0:
+        # "Can I play X in Edison?" decides by the list only for a Forbidden card: it may not be
+        # used at all; another card's use is a question for the rules
+        return None
     limit, concept, en_name, pt_name = (
         STATUSES[status]
         if isinstance(status, int) and status in STATUSES
@@ -135,10 +142,12 @@ def decide_card_limit(kb: Knowledge, q: Question) -> Decision | None:
     copies_pt = f"{limit} {'cópia' if limit == 1 else 'cópias'}"
     en = f"{name_en} is {en_name} in {spec.label_en}: at most {copies_en}."
     pt = f"{name_pt} é {pt_name} no {spec.label_pt}: no máximo {copies_pt}."
-    verdict = ("yes" if allowed else "no") if q.yes_no else None
+    # "Does that mean I can't run a copy?": the answer to the question as asked
+    yes = allowed != q.negated
+    verdict = ("yes" if yes else "no") if q.yes_no else None
     if verdict is not None:
-        en = f"{'Yes' if allowed else 'No'}. {en}"
-        pt = f"{'Sim' if allowed else 'Não'}. {pt}"
+        en = f"{'Yes' if yes else 'No'}. {en}"
+        pt = f"{'Sim' if yes else 'Não'}. {pt}"
     return Decision(
         verdict,
         steps,
