@@ -243,6 +243,8 @@ def _card_facts(
     else:
         add("instance_of", concept_id(f"{kind}-card"))
         add("instance_of", concept_id(f"{prop}-{kind}"))
+        if "trap-monster" in mtypes:  # a Trap Card that Special Summons itself as a monster
+            add("instance_of", concept_id("trap-monster"))
     for eff in effects:
         add("has_effect_type", concept_id(f"{eff}-effect"))
     for kind_ in summon:

@@ -314,3 +314,9 @@ def test_playing_a_card_the_list_limits(
 def test_using_an_unlisted_card_is_a_question_for_the_rules(hash_service: RulingsService) -> None:
     a = hash_service.ask("Posso usar Royal Oppression na Damage Step no Edison?", format="edison")
     assert a["reasoner"] != "card-limit"
+
+
+def test_a_curated_trap_monster_is_a_trap_monster(hash_service: RulingsService) -> None:
+    from kb.reason.facts import card_classes
+
+    assert "concept/trap-monster" in card_classes(hash_service.kg, "card/embodiment-of-apophis")

@@ -197,3 +197,29 @@ def test_a_question_asking_an_amount_gets_the_amount_stated(
     assert (result["verdict"], result["confidence"]) == (None, None)
     assert result["value"] == {"kind": "number", "value": value, "unit": unit}
     assert result["citations"][0]["id"].startswith(passage)
+
+
+def test_a_claim_about_the_very_cards_asked_speaks_to_them(runtime: Runtime) -> None:
+    """'salvar' (save) words what the claim calls preventing the destruction: a claim about the
+    very cards the question brings together speaks to it (qa_holdout6 h6-021)."""
+    a = runtime.service.ask(
+        "no Edison o oponente ativou Heavy Storm e meu Embodiment of Apophis tá em campo como "
+        "monstro. Posso usar Fake Trap pra salvar ele?",
+        format="edison",
+    )
+    assert a["verdict"] == "yes"
+    assert any("Armadilha Falsa" in c["text"] for c in a["citations"][:3])
+
+
+def test_blind_sets_floors(runtime: Runtime) -> None:
+    """The sets helpers wrote without reading the answering code (session 12). First numbers:
+    qa_holdout5 verdict 0.604 (n=48), qa_holdout6 0.706 (n=34), nonsense2 null 0.70 (n=50);
+    final 0.863 / 0.824 / 0.851 (n=51 / 34 / 47)."""
+    for name, floor in (("qa_holdout5", 0.83), ("qa_holdout6", 0.79)):
+        overall = evaluate_answers(runtime.service, read_jsonl(DATA / f"{name}.jsonl"))["overall"]
+        assert overall["verdict_accuracy"] >= floor, name
+    items = read_jsonl(DATA / "nonsense2.jsonl")
+    decided = [
+        it["id"] for it in items if runtime.service.ask(it["q"], format=it.get("format"))["verdict"]
+    ]
+    assert len(decided) <= 7, decided

@@ -353,8 +353,20 @@ class Answerer:
         general = self._general(match.format, q, reading, texts, concerns)
         return (
             (not cards or self._speaks_of(concerns, cards, general))
-            and self.relevance.shares_predicate(reading, texts, concerns)
+            and (
+                self.relevance.shares_predicate(reading, texts, concerns)
+                or self._same_cards(concerns, cards)
+            )
             and self._says_what_exists(q, texts)
+        )
+
+    def _same_cards(self, concerns: set[str], cards: list[str]) -> bool:
+        """A claim about the very cards the question brings together (two or more, each by name
+        or class: Heavy Storm, Fake Trap and a Trap Monster) speaks of that situation, however
+        the question words what happens ("save it" for "prevent its destruction")."""
+        named = set(cards)
+        return len(named) >= 2 and all(
+            card in concerns or card_classes(self.kg, card) & concerns for card in named
         )
 
     def _says_what_exists(self, q: Question, texts: tuple[str, ...]) -> bool:
