@@ -320,3 +320,17 @@ def test_a_curated_trap_monster_is_a_trap_monster(hash_service: RulingsService) 
     from kb.reason.facts import card_classes
 
     assert "concept/trap-monster" in card_classes(hash_service.kg, "card/embodiment-of-apophis")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "In Tag Duel, does a team lose if a duelist can't draw 1 card from their Deck?",
+        "O primeiro duelista compra 1 card do Deck no primeiro turno?",
+        "Can I send 2 cards from my Deck to the Graveyard?",
+    ],
+)
+def test_cards_moved_from_a_deck_are_no_deck_size(
+    hash_service: RulingsService, question: str
+) -> None:
+    assert hash_service.ask(question, format="tag")["reasoner"] != "deck-size"

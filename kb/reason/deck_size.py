@@ -15,7 +15,7 @@ from kb.answering.question import Question
 from kb.formats import DeckSizes, FormatSpec
 from kb.ids import concept_id, fold
 from kb.reason import Decision, Knowledge, Step, Value
-from kb.reason.statement import asked_unit, last_sentence, quantities, question_negated
+from kb.reason.statement import asked_unit, last_sentence, question_negated
 
 Part = Literal["main", "extra", "side"]
 _PARTS: dict[str, Part] = {
@@ -39,6 +39,19 @@ _FEWER = re.compile(r"\b(?:fewer than|less than|under|below|menos (?:de|que|do q
 _AT_MOST = re.compile(r"\b(?:at most|up to|no maximo|ate|maximum of|maximo de)\s*$")
 _MIN_WORD = re.compile(r"\b(?:minim\w*|at least|pelo menos|smallest|fewest)\b")
 _MAX_WORD = re.compile(r"\b(?:maxim\w*|at most|largest|biggest|limit\w*|limite)\b")
+_DECK = re.compile(
+    r"\b(?:main deck|extra deck|side deck|deck principal|deck adicional|"
+    r"deck auxiliar|decks?|baralho)\b"
+)
+# between "N cards" and the deck it counts: "in my", "no", or nothing ("a 60-card deck")
+_BETWEEN_AFTER = re.compile(r"\s*(?:(?:in|inside|no|na|em|my|your|the|o|a|meu|minha|seu|sua)\s+)*")
+# between a deck and a number that is not its size: another thing counted or moved
+_NOT_THE_DECK = re.compile(r"\b(?:from|do|da|dos|das|to|para|pro|pra|and|e|then|depois)\b")
+_MOVES_CARDS = re.compile(
+    r"\b(?:draw\w*|compr\w*|send\w*|sent|envi\w*|mill\w*|banish\w*|bani\w*|add\w*|"
+    r"adicion\w*|return\w*|devolv\w*|reveal\w*|revel\w*|search\w*|busc\w*|excavat\w*|"
+    r"escav\w*|look\w*|olh\w*|discard\w*|descart\w*|shuffl\w*|embaralh\w*|mand\w*)\b"
+)
 _N_CARDS = re.compile(r"\b(\d{1,3})\s*-?\s*(?:cards?|cartas?)\b")
 # "the minimum number of cards", "deck size": how many, asked without "how many"
 _SIZE_ASKED = re.compile(
@@ -62,19 +75,14 @@ def decide_deck_size(kb: Knowledge, q: Question) -> Decision | None:
         if asked_unit(asking) != "card" and not _SIZE_ASKED.search(asking):
             return None
         return _how_many(spec, spec.deck, part, asking, q.lang)
-    digits = list(_N_CARDS.finditer(asking))  # "a 60-card deck", "39 cards"
-    counted = {int(m.group(1)) for m in digits} or {
-        n for n, unit in quantities(asking) if unit == "card"
-    }
+    if _MOVES_CARDS.search(asking):
+        return None  # "draw 1 card from the Deck", "send 2 cards from my Deck": not its size
+    digits = [m for m in _N_CARDS.finditer(asking) if _counts_the_deck(asking, m)]
+    counted = {int(m.group(1)) for m in digits}
     if len(counted) != 1:
         return None
     n = counted.pop()
-    token = digits[0] if digits else None
-    token = token or next(
-        (m for m in re.finditer(r"[\w.,]+", asking) if quantities(m.group(0)) == [(n, None)]),
-        None,
-    )
-    before = asking[: token.start()] if token else asking
+    before = asking[: digits[0].start()]
     low, high = _bounds(spec.deck, part)
     if _AT_LEAST.search(before):
         # "does the Main Deck need at least 40 cards?": the minimum asked
@@ -105,6 +113,19 @@ def decide_deck_size(kb: Knowledge, q: Question) -> Decision | None:
         f"{said_pt} no {name_pt}."
     )
     return Decision("yes" if yes else "no", [step], en, pt, 0.85, [], "deck-size")
+
+
+def _counts_the_deck(asking: str, number: re.Match[str]) -> bool:
+    """The number of cards counts a deck: "a Main Deck of (only) 39 cards", "my Extra Deck
+    contain more than 15 cards", "40 cards in my Main Deck", "a 60-card deck"."""
+    after = _DECK.search(asking, number.end())
+    if after is not None and _BETWEEN_AFTER.fullmatch(asking[number.end() : after.start()]):
+        return True
+    decks = [d for d in _DECK.finditer(asking, 0, number.start())]
+    if not decks:
+        return False
+    between = asking[decks[-1].end() : number.start()]
+    return len(between.split()) <= 6 and not _NOT_THE_DECK.search(between)
 
 
 def _how_many(spec: FormatSpec, deck: DeckSizes, part: Part, asking: str, lang: str) -> Decision:
