@@ -334,3 +334,18 @@ def test_cards_moved_from_a_deck_are_no_deck_size(
     hash_service: RulingsService, question: str
 ) -> None:
     assert hash_service.ask(question, format="tag")["reasoner"] != "deck-size"
+
+
+@pytest.mark.parametrize(
+    ("question", "verdict"),
+    [
+        ("Is Jinzo legal in Edison?", "yes"),
+        ("O Jinzo é ilegal no Edison?", "no"),
+        ("Is Pot of Greed legal in Edison?", "no"),
+    ],
+)
+def test_whether_a_card_is_legal_in_a_format(
+    hash_service: RulingsService, question: str, verdict: str
+) -> None:
+    a = hash_service.ask(question, format="edison")
+    assert (a["reasoner"], a["verdict"]) == ("card-limit", verdict)

@@ -33,6 +33,9 @@ _STATUS = re.compile(
     r"\b(forbidden|limited|semi-?limited|banned|banlist|proibid\w*|limitad\w*|semi-?limitad\w*|"
     r"lista de proibidos)\b"
 )
+# Whether the card is legal at all: only when the question names nothing it would do ("allowed
+# during the Damage Step?" asks about a timing).
+_LEGAL = re.compile(r"\b(legal|ilegal|illegal|allowed|permitid\w*)\b")
 _SECTION = re.compile(
     r"\b(side|main|deck principal|deck auxiliar|side deck|main deck|no deck|in my deck|"
     r"no meu deck|baralho)\b"
@@ -84,9 +87,13 @@ def decide_card_limit(kb: Knowledge, q: Question) -> Decision | None:
     folded = fold(
         without_mentions(q.text, q.mentions, "card/")
     )  # "Cálice Proibido" is a name, not the status
+    legality = bool(_LEGAL.search(folded)) and not any(
+        m.entity.startswith("concept/") for m in q.mentions
+    )
     about_copies = bool(
         _COPIES.search(folded)
         or _STATUS.search(folded)
+        or legality
         or (_SECTION.search(folded) and (asked is not None or not _OTHER_DECK.search(folded)))
     )
     if not about_copies and not _USE.search(folded):
