@@ -168,7 +168,7 @@ class Linker:
             if entity is not None:
                 found.append(Mention(entity, w.start(), w.start() + len(bare), bare, 0.9))
                 continue
-            if entity is None and word[0].isupper() and len(word) >= 4:
+            if word[0].isupper() and len(word) >= 4:
                 key = fold(word)
                 earlier = [m.entity for m in named if m.end <= w.start()]
                 owners = {e for e in earlier if key in self._name_words(e)}

@@ -3,15 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from tests_support import chain_pair_ids
 
-from kb.reason.chain import chain_decision, chain_pair, lone_responder
+from kb.reason.chain import chain_decision, lone_responder
 from kb.service import RulingsService
-
-
-def _pair(svc: RulingsService, text: str) -> tuple[str, str] | None:
-    q = svc.answerer.read(text, None)
-    pair = chain_pair(svc.kg, q.text, q.mentions, q.lang)
-    return (pair[0].entity, pair[1].entity) if pair else None
 
 
 @pytest.mark.parametrize(
@@ -42,7 +37,7 @@ def _pair(svc: RulingsService, text: str) -> tuple[str, str] | None:
 def test_responder_and_responded_to(
     hash_service: RulingsService, question: str, responder: str, target: str
 ) -> None:
-    assert _pair(hash_service, question) == (responder, target)
+    assert chain_pair_ids(hash_service, question) == (responder, target)
 
 
 def test_a_concessive_if_does_not_make_the_question_conditional(

@@ -6,15 +6,9 @@ gap; every case here is a general reading, not one item's wording."""
 from __future__ import annotations
 
 import pytest
+from tests_support import chain_pair_ids
 
-from kb.reason.chain import chain_pair
 from kb.service import RulingsService
-
-
-def _pair(svc: RulingsService, text: str) -> tuple[str, str] | None:
-    q = svc.answerer.read(text, None)
-    pair = chain_pair(svc.kg, q.text, q.mentions, q.lang)
-    return (pair[0].entity, pair[1].entity) if pair else None
 
 
 @pytest.mark.parametrize(
@@ -52,7 +46,7 @@ def _pair(svc: RulingsService, text: str) -> tuple[str, str] | None:
 def test_who_responds_to_whom_as_players_write_it(
     hash_service: RulingsService, question: str, responder: str, target: str
 ) -> None:
-    assert _pair(hash_service, question) == (responder, target)
+    assert chain_pair_ids(hash_service, question) == (responder, target)
 
 
 @pytest.mark.parametrize(

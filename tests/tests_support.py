@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -77,3 +78,12 @@ def running_server(
         proc.terminate()
         proc.wait(timeout=10)
         output.close()
+
+
+def chain_pair_ids(svc: Any, text: str) -> tuple[str, str] | None:
+    """(responder, responded-to) entity ids `kb.reason.chain.chain_pair` reads from a question."""
+    from kb.reason.chain import chain_pair
+
+    q = svc.answerer.read(text, None)
+    pair = chain_pair(svc.kg, q.text, q.mentions, q.lang)
+    return (pair[0].entity, pair[1].entity) if pair else None

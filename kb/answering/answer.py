@@ -142,7 +142,7 @@ class Answerer:
         topic = uncovered_topic(text, own) or self._uncovered_format(q)
         if topic is not None:
             return self._compose(q, _not_covered(*topic), hits, k)
-        unclear = self._not_understood(q) or self._foreign_concept(q)
+        unclear = self._not_understood(q) or self._newer_mechanic(q)
         if unclear is not None:
             return self._compose(q, unclear, hits, k)
         reading = self.relevance.read(q.text, q.mentions)
@@ -444,7 +444,7 @@ class Answerer:
             reasoner="none",
         )
 
-    def _foreign_concept(self, q: Question) -> Decision | None:
+    def _newer_mechanic(self, q: Question) -> Decision | None:
         """A question about a format whose rules date from before a mechanic it names came to the
         game (Pendulum Summons in the 2010 Edison Format): no rule of that format speaks of it."""
         spec = self.formats.get(q.format) if q.format else None
@@ -453,11 +453,13 @@ class Answerer:
         year = int(spec.as_of[:4])
         for m in q.mentions:
             node = self.kg.get(m.entity)
-            introduced = node.props.get("introduced") if node is not None else None
+            if node is None:
+                continue
+            introduced = node.props.get("introduced")
             if not isinstance(introduced, int) or introduced <= year:
                 continue
-            what_en = node.label_en or m.entity  # type: ignore[union-attr]
-            what_pt = node.label_pt or what_en  # type: ignore[union-attr]
+            what_en = node.label_en or m.entity
+            what_pt = node.label_pt or what_en
             return Decision(
                 verdict=None,
                 steps=[],

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from kb.ids import fold
 from kb.link import Linker
@@ -390,6 +391,7 @@ _WHAT_ENDS = re.compile(
 )
 
 
+@lru_cache(maxsize=256)
 def existence_asked(question: str) -> str | None:
     """What an existential question says exists ("a maximum number of Chain Links" of "Is there
     a maximum number of Chain Links that a single Chain can have?"), folded; None otherwise."""
