@@ -9,7 +9,13 @@ Sets (under ``tests/data`` unless ``--sets`` says otherwise):
 - a reliability table over every yes/no item asked: confidence band (0.1 wide) -> count, share
   correct.
 
+Columns (``--variant``, see :mod:`bench.variants`): today's build (curated, the default), and
+``documents-alone`` (the documents from their manifest rows only: no claims, no bespoke parser).
+``--newdocs`` measures each real document of ``tests/fixtures/newdocs`` added to today's corpus by
+its manifest row alone, on that document's own questions.
+
 Usage: python -m bench.quality --data data [--json] [--only qa_cards,nonsense,pairs]
+       [--variant documents-alone] [--newdocs [folder,…]]
 """
 
 from __future__ import annotations
@@ -207,7 +213,7 @@ def git_commit() -> str | None:
 
 
 def render(result: dict[str, Any]) -> str:
-    lines = [f"commit {result.get('commit')}  {result.get('date')}"]
+    lines = [f"commit {result.get('commit')}  {result.get('date')}  {result.get('variant', '')}"]
     for name, s in result["sets"].items():
         lines.append(
             f"{name:<16} verdict {s['verdict_accuracy']:.3f} (n={s['yes_no']})"
@@ -228,6 +234,41 @@ def render(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def measure_newdocs(args: argparse.Namespace) -> dict[str, Any]:
+    """Each new document added by its manifest row alone, measured on its own questions."""
+    from api.runtime import load_runtime
+    from bench.variants import new_documents, prepare
+    from kb.config import Settings
+
+    wanted = {s.strip() for s in str(args.newdocs).split(",") if s.strip()}
+    folders = [f for f in new_documents() if not wanted or f.name in wanted]
+    base = Settings.from_env(data_dir=args.data, corpus_dir=args.corpus)
+    out: dict[str, Any] = {"commit": git_commit(), "date": time.strftime("%Y-%m-%d"), "docs": {}}
+    for folder in folders:
+        v = prepare(f"newdoc:{folder.name}", base.corpus_dir, base.data_dir)
+        runtime = load_runtime(Settings.from_env(data_dir=v.data_dir, corpus_dir=v.corpus_dir))
+        ev = evaluate_answers(runtime.service, read_jsonl(folder / "questions.jsonl"))
+        o = ev["overall"]
+        out["docs"][folder.name] = {
+            "n": o["yes_no"],
+            "right": round(o["verdict_accuracy"] * o["yes_no"]),
+            "verdict_accuracy": o["verdict_accuracy"],
+            "cite_hit3": o["cite_hit3"],
+            "failures": [f["id"] for f in ev["failures"]],
+        }
+    return out
+
+
+def render_newdocs(result: dict[str, Any]) -> str:
+    lines = [f"commit {result.get('commit')}  {result.get('date')}  new documents (manifest row)"]
+    for name, s in result["docs"].items():
+        lines.append(
+            f"{name:<24} {s['right']}/{s['n']}  cite@3 {s['cite_hit3']:.2f}"
+            f"  misses {','.join(s['failures'])}"
+        )
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, default=None, help="data directory (YGO_DATA_DIR)")
@@ -235,7 +276,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sets", type=Path, default=REPO / "tests" / "data", help="folder")
     parser.add_argument("--only", default=None, help="comma-separated set names (file stems)")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--variant", default=None, help="documents-alone (default: curated)")
+    parser.add_argument(
+        "--newdocs", nargs="?", const="", default=None, help="measure new documents (folders)"
+    )
     args = parser.parse_args(argv)
+    if args.newdocs is not None:
+        print(render_newdocs(measure_newdocs(args)))
+        return
 
     from api.runtime import load_runtime
     from kb.config import Settings
@@ -243,12 +291,19 @@ def main(argv: list[str] | None = None) -> None:
     only = {s.strip() for s in args.only.split(",") if s.strip()} if args.only else None
     sets = find_sets(args.sets, only)
     settings = Settings.from_env(data_dir=args.data, corpus_dir=args.corpus)
+    if args.variant:
+        from bench.variants import prepare
+
+        v = prepare(args.variant, settings.corpus_dir, settings.data_dir)
+        settings = Settings.from_env(data_dir=v.data_dir, corpus_dir=v.corpus_dir)
     t0 = time.perf_counter()
     runtime = load_runtime(settings)
     print(f"service loaded in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
-    result = {"commit": git_commit(), "date": time.strftime("%Y-%m-%d")} | measure(
-        runtime.service, sets
-    )
+    result = {
+        "commit": git_commit(),
+        "date": time.strftime("%Y-%m-%d"),
+        "variant": args.variant or "curated",
+    } | measure(runtime.service, sets)
     print(json.dumps(result, ensure_ascii=False, indent=2) if args.json else render(result))
 
 

@@ -42,6 +42,8 @@ class Manifest:
 # The code a build's content depends on: a change to a parser or the data model rebuilds the KB.
 _BUILD_CODE = (
     *sorted((Path(__file__).resolve().parent).rglob("*.py")),
+    *sorted((Path(__file__).resolve().parents[1] / "kb" / "reading").rglob("*.py")),
+    *sorted((Path(__file__).resolve().parents[1] / "kb" / "reading").rglob("*.yaml")),
     *(
         Path(__file__).resolve().parents[1] / "kb" / name
         for name in (

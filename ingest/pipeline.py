@@ -12,6 +12,7 @@ from ingest.corpus import SourceDocument, corpus_hash, load_manifest
 from ingest.curated import load_cards, load_glossary
 from ingest.documents import REFINEMENTS, Parser, Refinement
 from ingest.extract import extract
+from ingest.statements import ReadStatements, read_statements
 from kb.card_names import common_words
 from kb.errors import IngestError
 from kb.formats import Formats
@@ -54,8 +55,10 @@ def ingest_corpus(corpus_dir: Path) -> Corpus:
         parsed = parse(doc.id, doc.text, doc.title_pt, doc.title_en)
         extra_nodes, extra_facts = extract(parsed, linker, refinement.extract)
         doc_nodes = [*parsed.nodes, *extra_nodes]
-        nodes += doc_nodes
-        facts += [*parsed.facts, *extra_facts]
+        statements = read_statements(doc, doc_nodes, linker)
+        doc_nodes = [_with_reading_counts(n, doc.id, statements) for n in doc_nodes]
+        nodes += [*doc_nodes, *statements.nodes]
+        facts += [*parsed.facts, *extra_facts, *statements.facts]
         facts.append(Fact(doc.id, "applies_in", format_id(doc.format), doc.id, "document"))
         unlinked += _unlinked(doc_nodes, linker)
     facts += _inferred(nodes, facts)
@@ -65,6 +68,24 @@ def ingest_corpus(corpus_dir: Path) -> Corpus:
     _check_unique(nodes, corpus_dir)
     _check_references(nodes, facts, corpus_dir)
     return Corpus(docs, formats, nodes, facts, corpus_hash(corpus_dir), unlinked)
+
+
+def _with_reading_counts(node: Node, doc_id: str, read: ReadStatements) -> Node:
+    """The document node records how many of its sentences became statements."""
+    if node.type != "Document" or node.id != doc_id:
+        return node
+    props = {**node.props, "statements_read": read.read, "statements_unread": read.unread}
+    return Node(
+        node.id,
+        node.type,
+        node.label_pt,
+        node.label_en,
+        node.text,
+        node.span,
+        node.parent,
+        node.order,
+        props,
+    )
 
 
 def _rule_words(entries: list[Entry]) -> list[str]:

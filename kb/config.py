@@ -89,6 +89,20 @@ class Settings:
         "Server processes `serve` runs: 1 serves from the `serve` process itself; N > 1 forks N "
         "workers from it once it has loaded (they share its memory); 0: one per CPU core.",
     )
+    statement_min_score: float = _setting(
+        0.95,
+        "Score (cosine plus weighted shared roles) under which no document statement decides a "
+        "question (kb.reason.statement_match).",
+    )
+    statement_lexical_weight: float = _setting(
+        0.35, "Weight of the question's entities and stems a statement shares."
+    )
+    statement_context_weight: float = _setting(
+        0.15, "Weight of the question's whole set-up found in the statement's passage."
+    )
+    statement_tie_margin: float = _setting(
+        0.01, "Statements scoring this close with opposite verdicts decide nothing."
+    )
     host: str = _setting("127.0.0.1", "Address `serve` binds.")
     port: int = _setting(8000, "Port `serve` binds.")
 

@@ -16,6 +16,7 @@ NodeType = Literal[
     "Concept",
     "Format",
     "Claim",
+    "Statement",
 ]
 NODE_TYPES: tuple[NodeType, ...] = (
     "Document",
@@ -28,6 +29,7 @@ NODE_TYPES: tuple[NodeType, ...] = (
     "Concept",
     "Format",
     "Claim",
+    "Statement",
 )
 # Node types that carry a span of source text and can be retrieved and cited.
 TEXT_TYPES: frozenset[str] = frozenset({"Passage", "Example", "Step", "Rule", "Section"})

@@ -251,6 +251,10 @@ class Stats(Closed):
     concepts: int = Field(ge=0)
     unlinked_card_mentions: int = Field(ge=0)
     unlinked: list[UnlinkedMention]
+    statements: int = Field(ge=0, description="Rule statements read from the documents.")
+    statements_unread: int = Field(
+        ge=0, description="Sentences the reader could not type: kept as plain passages."
+    )
     formats: list[FormatInfo]
     reasoners: list[ReasonerStatus]
 

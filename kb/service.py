@@ -27,6 +27,7 @@ from kb.presentation.markup import MARKUPS, write
 from kb.presentation.quiz import MAX_SEED, QuestionBank, build_bank
 from kb.presentation.render import PageBuilder
 from kb.reason.registry import status
+from kb.reason.statement_match import StatementSettings
 from kb.search.embedding import Embedder
 from kb.search.index import SearchIndex, SearchOptions, hit_json
 from kb.store import Artifact
@@ -78,7 +79,18 @@ class RulingsService:
             settings.rrf_k,
             claim_vectors,
         )
-        self.answerer = Answerer(self.kg, self.index, artifact.documents, self.formats)
+        self.answerer = Answerer(
+            self.kg,
+            self.index,
+            artifact.documents,
+            self.formats,
+            StatementSettings(
+                min_score=settings.statement_min_score,
+                lexical_weight=settings.statement_lexical_weight,
+                context_weight=settings.statement_context_weight,
+                tie_margin=settings.statement_tie_margin,
+            ),
+        )
         self.answers = AnswerCache(settings.answer_cache)
 
     # --- ask -----------------------------------------------------------------------------
@@ -135,6 +147,10 @@ class RulingsService:
             "concepts": len(self.kg.of_type("Concept")),
             "unlinked_card_mentions": len(unlinked),
             "unlinked": unlinked,
+            "statements": len(self.kg.of_type("Statement")),
+            "statements_unread": sum(
+                int(d.props.get("statements_unread", 0)) for d in self.kg.of_type("Document")
+            ),
             "formats": [
                 {
                     "id": f.id,

@@ -15,6 +15,7 @@ from kb.answering.scope import Vocabulary, uncovered_topic
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.ids import concept_id, fold
+from kb.reading import read_question as read_proposition
 from kb.reason import Decision, Step, Value
 from kb.reason.claims import (
     CLAIM_MIN,
@@ -37,6 +38,7 @@ from kb.reason.statement import (
     stated_amount,
     states_amount,
 )
+from kb.reason.statement_match import StatementMatcher, StatementSettings
 from kb.search.analysis import analyse
 from kb.search.index import Hit, SearchIndex, SearchOptions
 
@@ -105,6 +107,7 @@ class Answerer:
         index: SearchIndex,
         documents: dict[str, str],
         formats: Formats | None = None,
+        statement_settings: StatementSettings | None = None,
     ) -> None:
         self.kg = kg
         self.index = index
@@ -116,6 +119,7 @@ class Answerer:
         # Measured confidence per reasoner (None: reasoners' raw values, as bench.calibrate asks).
         self.calibration: Calibration | None = calibration.load()
         self.reasoners = enabled(kg)
+        self.statements = StatementMatcher(kg, index, self.formats.base, statement_settings)
         self.claimed_documents = frozenset(
             n.span.document for n in kg.of_type("Claim") if n.span is not None
         )
@@ -167,8 +171,19 @@ class Answerer:
                 decision = self._card_beyond_rules(q)
             else:
                 decision = self._from_statements(q, clause, hits, reading)
+            if decision.reasoner == "none" and q.yes_no and self._in_scope(hits):
+                # what no passage decided by its own wording: the statements, matched by role
+                decision = self._statement_match(q) or decision
         decision = with_illustrated_rules(self.kg, decision, hits, self._citable)
         return self._compose(q, decision, hits, k)
+
+    def _statement_match(self, q: Question) -> Decision | None:
+        """The documents' statements, matched by role (kb.reason.statement_match)."""
+        if self._unknown(q):
+            return None
+        reading = read_proposition(q.text, q.mentions, q.lang if q.lang in ("pt", "en") else None)
+        qvec = self.index._query_vec(q.text) if self.index.embedder is not None else None
+        return self.statements.decide(reading, q.format, qvec)
 
     def _names_database_card(self, q: Question) -> bool:
         """The question names a card only the card database knows (no document, claim or curated

@@ -1,0 +1,136 @@
+"""Per-language data the reader needs (kb/reading/lang/<code>.yaml), loaded once.
+
+The files hold words, not rules: negators, modal verbs by modality, subordinators by kind,
+actor words by role, question words by the kind of answer, number words and stop words. Words
+are folded (lowercase, no accents); a multi-word entry is matched as a run of tokens.
+Inflections are left to the Snowball stemmer of the language (the one the search index uses).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import Stemmer
+import yaml
+
+from kb.ids import fold
+
+LANG_DIR = Path(__file__).resolve().parent / "lang"
+LANGUAGES = ("pt", "en")
+
+Phrase = tuple[str, ...]
+
+
+def _phrases(words: list[str] | None) -> frozenset[Phrase]:
+    return frozenset(tuple(fold(str(w)).split()) for w in words or ())
+
+
+def _grouped(table: dict[str, list[str]] | None) -> dict[str, frozenset[Phrase]]:
+    return {k: _phrases(v) for k, v in (table or {}).items()}
+
+
+@dataclass(frozen=True, eq=False)
+class Language:
+    """The words of one language, as phrases of folded tokens."""
+
+    code: str
+    negators: frozenset[Phrase]
+    not_negating: frozenset[Phrase]
+    deniers: frozenset[Phrase]
+    privatives: frozenset[Phrase]
+    modals: dict[str, frozenset[Phrase]]
+    auxiliaries: frozenset[Phrase]
+    passive: frozenset[Phrase]
+    subordinators: dict[str, frozenset[Phrase]]
+    resumers: frozenset[Phrase]
+    target_prepositions: frozenset[Phrase]
+    agent_prepositions: frozenset[Phrase]
+    actors: dict[str, frozenset[Phrase]]
+    question_words: dict[str, frozenset[Phrase]]
+    confirmations: frozenset[Phrase]
+    alternative: frozenset[Phrase]
+    more_than: frozenset[Phrase]
+    at_most: frozenset[Phrase]
+    several: frozenset[Phrase]
+    numbers: dict[str, int]
+    contractions: dict[str, str]
+    stopwords: frozenset[str]
+    stemmer_name: str
+
+    def stem(self, word: str) -> str:
+        return _stemmer(self.stemmer_name).stemWord(word)
+
+    @property
+    def function_words(self) -> frozenset[str]:
+        """Single words that carry no content: stop words and every listed grammatical word."""
+        return _function_words(self)
+
+
+@cache
+def _stemmer(name: str) -> Stemmer.Stemmer:
+    return Stemmer.Stemmer(name)
+
+
+@cache
+def _function_words(lang: Language) -> frozenset[str]:
+    groups: list[frozenset[Phrase]] = [
+        lang.negators,
+        lang.deniers,
+        lang.privatives,
+        lang.auxiliaries,
+        lang.passive,
+        lang.resumers,
+        lang.target_prepositions,
+        lang.agent_prepositions,
+        lang.confirmations,
+        lang.alternative,
+        *lang.modals.values(),
+        *lang.subordinators.values(),
+        *lang.question_words.values(),
+    ]
+    single = {p[0] for g in groups for p in g if len(p) == 1}
+    return frozenset(single | lang.stopwords)
+
+
+@cache
+def language(code: str) -> Language:
+    """The data of language `code` ('pt' or 'en')."""
+    if code not in LANGUAGES:
+        raise ValueError(f"no reader data for language {code!r}; known: {', '.join(LANGUAGES)}")
+    # every scalar a string: "no", "on" and "yes" are words here, not booleans
+    raw = yaml.load((LANG_DIR / f"{code}.yaml").read_text(encoding="utf-8"), Loader=yaml.BaseLoader)
+    return Language(
+        code=code,
+        negators=_phrases(raw.get("negators")),
+        not_negating=_phrases(raw.get("not_negating")),
+        deniers=_phrases(raw.get("deniers")),
+        privatives=_phrases(raw.get("privatives")),
+        modals=_grouped(raw.get("modals")),
+        auxiliaries=_phrases(raw.get("auxiliaries")),
+        passive=_phrases(raw.get("passive")),
+        subordinators=_grouped(raw.get("subordinators")),
+        resumers=_phrases(raw.get("resumers")),
+        target_prepositions=_phrases(raw.get("target_prepositions")),
+        agent_prepositions=_phrases(raw.get("agent_prepositions")),
+        actors=_grouped(raw.get("actors")),
+        question_words=_grouped(raw.get("question_words")),
+        confirmations=_phrases(raw.get("confirmations")),
+        alternative=_phrases(raw.get("alternative")),
+        more_than=_phrases(raw.get("more_than")),
+        at_most=_phrases(raw.get("at_most")),
+        several=_phrases(raw.get("several")),
+        numbers={fold(str(k)): int(v) for k, v in (raw.get("numbers") or {}).items()},
+        contractions={str(k): str(v) for k, v in (raw.get("contractions") or {}).items()},
+        stopwords=frozenset(fold(str(w)) for w in raw.get("stopwords") or ()),
+        stemmer_name=str(raw.get("stemmer") or "porter"),
+    )
+
+
+def guess_language(words: list[str]) -> str:
+    """'pt' or 'en': the language whose function words the folded `words` use more."""
+    pt, en = language("pt").function_words, language("en").function_words
+    score_pt = sum(w in pt for w in words)
+    score_en = sum(w in en for w in words)
+    return "en" if score_en > score_pt else "pt"

@@ -1,0 +1,535 @@
+"""Reading a sentence (a rule of a document or a question) into typed propositions.
+
+The reader is pure: text and the entity mentions the linker found in it in, typed values out.
+It works on tokens, not on the sentence's wording: language data (kb/reading/lang) says which
+words negate, which are modal, which open a condition or an exception, who acts; the Snowball
+stemmer gives the content stems. Steps:
+
+1. tokens: folded words with offsets; a mention becomes one entity token; "can't" is "can not";
+2. clauses: a subordinator (se/if, quando/when, exceto/unless, porque/because, mas/but …) opens a
+   clause that runs to the next comma or resumer ("então"); the rest is the main clause;
+3. per main clause: polarity (an odd number of negators or deniers), modality (the first modal),
+   "only", the anchor (modal, negator or auxiliary) splitting subject from predicate, a passive
+   after a modal ("pode ser encadeado", "can be chained") turning the subject into the object,
+   entities after a target preposition ("a", "to", "em resposta a") as the target;
+4. a question's kind from its question words (at the start of the asking sentence, or a choice
+   "A ou B?"), and its asking proposition from the last sentence with a question mark.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol, get_args
+
+from kb.ids import fold
+from kb.reading.language import Language, Phrase, guess_language, language
+from kb.reading.proposition import (
+    Bound,
+    ClauseKind,
+    Condition,
+    Modality,
+    Proposition,
+    Quantity,
+    QuestionKind,
+    QuestionReading,
+    Reading,
+    Role,
+    Token,
+)
+
+# A word: letters/digits with inner hyphens or apostrophes; punctuation that cuts clauses.
+_WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*|[,;:()?!.—–]")
+_CUTS = frozenset(",;:()—–")
+_ENDS = frozenset("?!.")
+_DEPENDENT: frozenset[ClauseKind] = frozenset(get_args(ClauseKind)) - {"main", "contrast"}
+_MODAL_KINDS: tuple[Modality, ...] = tuple(k for k in get_args(Modality) if k != "fact")
+
+
+class Mentioned(Protocol):
+    """An entity mention: the entity id and its character range in the text read."""
+
+    @property
+    def entity(self) -> str: ...
+    @property
+    def start(self) -> int: ...
+    @property
+    def end(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class Span:
+    """A mention made by hand (tests, callers without a linker)."""
+
+    entity: str
+    start: int
+    end: int
+
+
+def tokens(text: str, mentions: Iterable[Mentioned], lang: Language) -> list[Token]:
+    """Folded tokens of `text`; each mention one entity token; English "n't" split off."""
+    spans = sorted(mentions, key=lambda m: (m.start, -(m.end - m.start)))
+    out: list[Token] = []
+    cursor = 0
+    span_i = 0
+    for match in _WORD.finditer(text):
+        start, end = match.start(), match.end()
+        if start < cursor:
+            continue
+        while span_i < len(spans) and spans[span_i].end <= start:
+            span_i += 1
+        if span_i < len(spans) and spans[span_i].start <= start < spans[span_i].end:
+            m = spans[span_i]
+            out.append(Token(fold(text[m.start : m.end]), m.start, m.end, "", m.entity))
+            cursor = m.end
+            span_i += 1
+            continue
+        word = fold(match.group()).replace("’", "'")
+        for w in _contractions(word, lang):
+            out.append(Token(w, start, end, _stem(w, lang)))
+    return out
+
+
+def _contractions(word: str, lang: Language) -> list[str]:
+    if lang.code != "en":
+        return [word]
+    if word == "cannot":
+        return ["can", "not"]
+    if word.endswith("n't"):
+        return [lang.contractions.get(word[:-3], word[:-3]), "not"]
+    if word.endswith("'s"):
+        return [word[:-2]]
+    return [word]
+
+
+def _stem(word: str, lang: Language) -> str:
+    if len(word) <= 2 or word in _CUTS or word in _ENDS:
+        return word
+    return lang.stem(word)
+
+
+def _match(words: Sequence[str], i: int, phrases: frozenset[Phrase]) -> int:
+    """The length of the longest phrase of `phrases` starting at words[i] (0: none)."""
+    best = 0
+    for p in phrases:
+        n = len(p)
+        if n > best and tuple(words[i : i + n]) == p:
+            best = n
+    return best
+
+
+@dataclass
+class _Clause:
+    kind: ClauseKind
+    toks: list[Token]
+
+
+def _words(toks: Sequence[Token]) -> list[str]:
+    return [t.word if t.entity is None else "\0" for t in toks]
+
+
+def clauses(toks: list[Token], lang: Language) -> list[_Clause]:
+    """Cut a sentence's tokens into its main clause(s) and dependent clauses."""
+    words = _words(toks)
+    out: list[_Clause] = [_Clause("main", [])]
+    i = 0
+    while i < len(toks):
+        w = words[i]
+        if w in _CUTS:
+            # a comma closes a dependent clause; the main clause goes on
+            if out[-1].kind != "main":
+                out.append(_Clause("main", []))
+            i += 1
+            continue
+        if w in _ENDS:
+            i += 1
+            continue
+        if out[-1].kind == "time" and out[-1].toks and _predicate_starts(words, i, lang):
+            out.append(_Clause("main", []))  # "durante a Damage Step | é ilegal"
+        opened = _opens(words, i, lang)
+        if opened is not None:
+            kind, n = opened
+            if kind in _DEPENDENT:
+                out.append(_Clause(kind, []))
+                i += n
+                continue
+            if kind == "contrast":
+                out.append(_Clause("main", []))
+                i += n
+                continue
+        n = _match(words, i, lang.resumers)
+        if n and out[-1].kind != "main":
+            out.append(_Clause("main", []))
+            i += n
+            continue
+        out[-1].toks.append(toks[i])
+        i += 1
+    return [c for c in out if c.toks]
+
+
+def _predicate_starts(words: Sequence[str], i: int, lang: Language) -> bool:
+    """A modal, negator, denier or auxiliary: where a predicate starts."""
+    tables = [lang.negators, lang.deniers, lang.auxiliaries, *lang.modals.values()]
+    return any(_match(words, i, t) for t in tables)
+
+
+def _opens(words: Sequence[str], i: int, lang: Language) -> tuple[ClauseKind, int] | None:
+    best: tuple[ClauseKind, int] | None = None
+    for kind, phrases in lang.subordinators.items():
+        if kind == "relative":
+            continue
+        n = _match(words, i, phrases)
+        if n and (best is None or n > best[1]):
+            best = (kind, n)  # type: ignore[assignment]
+    if best is None:
+        return None
+    # "tem que", "o que": a subordinator inside a modal or question phrase opens nothing
+    for table in (lang.modals, lang.question_words):
+        for phrases in table.values():
+            for back in range(1, 3):
+                if i - back >= 0 and _match(words, i - back, phrases) > back:
+                    return None
+    return best
+
+
+def _negative(words: Sequence[str], lang: Language) -> tuple[bool, int | None]:
+    """Polarity of a clause's words and where its first negator stands. Negators agree rather
+    than cancel ("não pode … nenhum", "can't … nothing"); a denier ("ilegal", "skips") negates,
+    and a negated denier ("não é ilegal") affirms."""
+    negators = deniers = 0
+    first = None
+    i = 0
+    while i < len(words):
+        n = _match(words, i, lang.not_negating)
+        if n:
+            i += n
+            continue
+        n = _match(words, i, lang.negators)
+        d = 0 if n else _match(words, i, lang.deniers)
+        if n or d:
+            negators += bool(n)
+            deniers += bool(d)
+            first = i if first is None else first
+            i += n or d
+            continue
+        i += 1
+    return (negators > 0) != (deniers % 2 == 1), first
+
+
+def _modality(words: Sequence[str], lang: Language) -> tuple[Modality, bool, int | None]:
+    """The clause's modality, whether it restricts ("only"), and where the modal stands."""
+    found: Modality = "fact"
+    at: int | None = None
+    restrictive = False
+    for i in range(len(words)):
+        if _match(words, i, lang.modals.get("only", frozenset())):
+            restrictive = True
+        if at is None:
+            for kind in _MODAL_KINDS:
+                if _match(words, i, lang.modals.get(kind, frozenset())):
+                    found, at = kind, i
+                    break
+    return found, restrictive, at
+
+
+def _actor(toks: Sequence[Token], lang: Language) -> str | None:
+    words = _words(toks)
+    best: tuple[int, str] | None = None
+    for i in range(len(words)):
+        for role, phrases in lang.actors.items():
+            n = _match(words, i, phrases)
+            if n and (best is None or n > best[0] or (role != "player" and best[1] == "player")):
+                best = (n, role)
+        if best is not None and best[1] != "player":
+            return best[1]
+    return best[1] if best else None
+
+
+def _content(toks: Iterable[Token], lang: Language) -> list[str]:
+    fw = lang.function_words
+    actor_words = {p[0] for ps in lang.actors.values() for p in ps if len(p) == 1}
+    return [
+        t.stem
+        for t in toks
+        if t.entity is None
+        and t.word not in fw
+        and t.word not in actor_words
+        and t.word not in _CUTS
+        and t.word not in _ENDS
+        and not t.word.isdigit()
+        and len(t.word) > 1
+    ]
+
+
+def _quantities(toks: Sequence[Token], lang: Language) -> tuple[Quantity, ...]:
+    """Numbers (digits or number words) with what they count and their bound. A number word
+    that is also an article ("um", "uma") counts only after a bound ("mais de uma chain") or
+    where no word follows it ("melhor de um."); "vários X" is two or more X."""
+    out: list[Quantity] = []
+    fw = lang.function_words
+    words = _words(toks)
+    for i, t in enumerate(toks):
+        if t.entity is not None:
+            continue
+        value: int | None = None
+        bound: Bound = "exact"
+        before = [j for j in range(max(0, i - 3), i) if _match(words, j, lang.more_than) == i - j]
+        below = [j for j in range(max(0, i - 3), i) if _match(words, j, lang.at_most) == i - j]
+        digits = t.word.replace(".", "")
+        nxt = toks[i + 1] if i + 1 < len(toks) else None
+        if digits.isdigit():
+            value = int(digits)
+        elif t.word in lang.numbers:
+            article = t.word in fw
+            if (
+                not article
+                or before
+                or below
+                or nxt is None
+                or nxt.word in _CUTS
+                or nxt.word in _ENDS
+            ):
+                value = lang.numbers[t.word]
+        elif _match(words, i, lang.several):
+            value, bound = 2, "min"
+        if value is None:
+            continue
+        if before:
+            value, bound = value + 1, "min"
+        elif below:
+            bound = "max"
+        out.append(Quantity(value, _unit(toks, i, lang), bound))
+    return tuple(out)
+
+
+def _unit(toks: Sequence[Token], i: int, lang: Language) -> str:
+    """What the number at toks[i] counts: the word or entity right after it ("3 cópias", "2
+    Zonas de Monstro Extra"), or, with none there ("são 2 no campo"), the entity before it."""
+    fw = lang.function_words
+    for u in toks[i + 1 : i + 3]:
+        if u.entity is not None:
+            return f"@{u.entity}"
+        if u.word in _CUTS or u.word in _ENDS:
+            break
+        if u.word not in fw and not u.word.isdigit():
+            return u.stem
+        break
+    for u in reversed(toks[:i]):
+        if u.entity is not None:
+            return f"@{u.entity}"
+        if u.word in _CUTS or u.word in _ENDS:
+            break
+    return ""
+
+
+def _proposition(main: _Clause, deps: list[_Clause], lang: Language) -> Proposition:
+    toks = main.toks
+    words = _words(toks)
+    negative, neg_at = _negative(words, lang)
+    modality, restrictive, modal_at = _modality(words, lang)
+    anchor = modal_at
+    if anchor is None:
+        anchor = neg_at
+    if anchor is None:
+        anchor = next((i for i in range(len(words)) if _match(words, i, lang.auxiliaries)), None)
+    if anchor is None:
+        # no modal, negator or auxiliary: the first word after the first entity is the verb
+        first_entity = next((i for i, t in enumerate(toks) if t.entity), None)
+        anchor = first_entity + 1 if first_entity is not None else 0
+    passive = False
+    if modal_at is not None or neg_at is not None:
+        a = anchor
+        for j in range(a + 1, min(a + 4, len(words))):
+            if _match(words, j, lang.passive):
+                passive = True
+                break
+    roles: list[tuple[str, Role]] = []
+    agent_next = False
+    target_next = 0
+    for i, t in enumerate(toks):
+        if t.entity is None:
+            if i > anchor and _match(words, i, lang.target_prepositions):
+                target_next = 3
+            elif i > anchor and _match(words, i, lang.agent_prepositions):
+                agent_next = True
+            elif target_next:
+                target_next -= 1
+            continue
+        role: Role
+        if i < anchor:
+            role = "object" if passive else "subject"
+        elif agent_next and passive:
+            role = "subject"
+        elif target_next:
+            role = "target"
+        else:
+            role = "object"
+        agent_next, target_next = False, 0
+        if (t.entity, role) not in roles:
+            roles.append((t.entity, role))
+    content = _content(toks, lang)
+    action = tuple(_content(toks[anchor:], lang))
+    conditions = tuple(
+        Condition(
+            kind=d.kind,
+            stems=frozenset(_content(d.toks, lang)),
+            entities=frozenset(t.entity for t in d.toks if t.entity),
+            negative=_negative(_words(d.toks), lang)[0],
+        )
+        for d in deps
+    )
+    all_toks = [*toks, *(t for d in deps for t in d.toks)]
+    denied = _denied(all_toks, lang)
+    return Proposition(
+        start=min(t.start for t in toks),
+        end=max(t.end for t in toks),
+        negative=negative,
+        modality=modality,
+        restrictive=restrictive,
+        passive=passive,
+        actor=_actor(toks, lang),
+        roles=tuple(roles),
+        action=action,
+        stems=frozenset(content),
+        conditions=conditions,
+        quantities=_quantities(all_toks, lang),
+        denied=denied,
+    )
+
+
+def _denied(toks: Sequence[Token], lang: Language) -> frozenset[str]:
+    """Entities a privative introduces ("sem X", "without controlling X"): within the next few
+    words, up to the first entity after the privative and those joined to it by "or/and"."""
+    words = _words(toks)
+    out: set[str] = set()
+    for i in range(len(toks)):
+        n = _match(words, i, lang.privatives)
+        if not n:
+            continue
+        for t in toks[i + n : i + n + 5]:
+            if t.entity is not None:
+                out.add(t.entity)
+            elif t.word in _CUTS or t.word in _ENDS:
+                break
+    return frozenset(out)
+
+
+def _propositions(toks: list[Token], lang: Language) -> tuple[Proposition, ...]:
+    """One proposition per main clause with content; a dependent clause belongs to the main
+    clause before it, or, opening the sentence, to the first main clause."""
+    groups: list[tuple[_Clause, list[_Clause]]] = []
+    leading: list[_Clause] = []
+    for c in clauses(toks, lang):
+        if c.kind != "main":
+            (groups[-1][1] if groups else leading).append(c)
+        elif _content(c.toks, lang) or any(t.entity for t in c.toks):
+            groups.append((c, leading))
+            leading = []
+        elif groups:
+            groups[-1][0].toks.extend(c.toks)
+    return tuple(_proposition(m, deps, lang) for m, deps in groups)
+
+
+def read_sentence(
+    text: str, mentions: Iterable[Mentioned] = (), lang: str | None = None
+) -> Reading:
+    """Read one sentence of a document into its propositions."""
+    mentions = list(mentions)
+    code = lang or guess_language(_WORD.findall(fold(text)))
+    data = language(code)
+    return Reading(text, code, _propositions(tokens(text, mentions, data), data))
+
+
+def _sentences(toks: list[Token]) -> list[list[Token]]:
+    out: list[list[Token]] = [[]]
+    for t in toks:
+        out[-1].append(t)
+        if t.entity is None and t.word in _ENDS:
+            out.append([])
+    return [s for s in out if s]
+
+
+def _segments(toks: list[Token]) -> list[list[Token]]:
+    """The stretches of a sentence between clause-cutting punctuation."""
+    out: list[list[Token]] = [[]]
+    for t in toks:
+        if t.entity is None and (t.word in _CUTS or t.word in _ENDS):
+            out.append([])
+        else:
+            out[-1].append(t)
+    return [s for s in out if s]
+
+
+def _asks_at(head: Sequence[str], lang: Language) -> QuestionKind | None:
+    """The kind a question word opening `head` asks (None: no question word there)."""
+    for kind, phrases in lang.question_words.items():
+        n = _match(head, 0, phrases)
+        if not n:
+            continue
+        follows = head[n : n + 1]
+        if kind in ("when", "how") and not (
+            follows
+            and (
+                any(_match(follows, 0, p) for p in lang.modals.values())
+                or _match(follows, 0, lang.auxiliaries)
+            )
+        ):
+            continue  # "quando X, …" is a condition, "como X" a comparison
+        return kind  # type: ignore[return-value]
+    return None
+
+
+def _kind(toks: list[Token], lang: Language) -> QuestionKind:
+    """What the asking sentence asks: a value (which, who, how many …), a choice, or yes/no.
+    A question word opens the sentence or one of its stretches between commas and colons ("In
+    Edison, …: whose trigger goes first?"), not a dependent clause ("se …")."""
+    for seg in reversed(_segments(toks)):
+        words = _words(seg)
+        if _opens(words, 0, lang) is not None and _asks_at(words, lang) is None:
+            continue
+        kind = _asks_at(words, lang)
+        if kind is not None:
+            return kind
+    words = _words(toks)
+    # "A ou B?" with no yes/no verb before the alternative: a choice
+    for i in range(len(words)):
+        if _match(words, i, lang.alternative) and not _match(words, i, lang.not_negating):
+            before = words[:i]
+            modal_before = any(
+                _match(before, j, p) for j in range(len(before)) for p in lang.modals.values()
+            )
+            if not modal_before and i + 1 < len(words) and not _match(words, i + 1, lang.negators):
+                return "choice"
+    return "yes_no"
+
+
+def read_question(
+    text: str, mentions: Iterable[Mentioned] = (), lang: str | None = None
+) -> QuestionReading:
+    """Read a question: its kind, its asking proposition and the set-up before it."""
+    mentions = list(mentions)
+    code = lang or guess_language(_WORD.findall(fold(text)))
+    data = language(code)
+    sents = _sentences(tokens(text, mentions, data))
+    asking_i = max((i for i, s in enumerate(sents) if s[-1].word == "?"), default=len(sents) - 1)
+    if not sents:
+        return QuestionReading(text, code, "yes_no", None, (), (text,))
+    asking_toks = sents[asking_i]
+    # a confirmation tag ("…, né?", "…, right?") leaves the statement before it
+    words = _words(asking_toks)
+    confirming = False
+    for i in range(len(words)):
+        if words[i] in _CUTS:
+            n = _match(words, i + 1, data.confirmations)
+            if n and i + 1 + n >= len(words) - 1:
+                asking_toks, confirming = asking_toks[:i], True
+                break
+    kind: QuestionKind = "yes_no" if confirming else _kind(asking_toks, data)
+    props = _propositions(asking_toks, data)
+    setup = tuple(p for s in sents[:asking_i] for p in _propositions(s, data))
+    if not props:
+        return QuestionReading(text, code, kind, None, setup, (fold(text[asking_toks[0].start :]),))
+    # of several main clauses, the one with a modal or a negation is what is asked
+    asking = next((p for p in props if p.modality != "fact"), props[-1])
+    return QuestionReading(text, code, kind, asking, setup)

@@ -1,0 +1,411 @@
+"""Deciding by the documents' own statements: match the question's roles, read the polarity.
+
+Every rule sentence was read at ingest into a `Statement` (kb/reading). The question is read by
+the same reader; each statement of the asked format (and today's rules) is scored by
+
+- meaning: the cosine of the question's embedding with the statement's clauses (pt ↔ en);
+- roles: the question's entities found in the statement, directly or through the classes a card
+  or concept belongs to in the graph (a rule about a class speaks of each card of it), and the
+  content stems both use, weighted by how rarely the statements use them;
+
+and a statement is passed over when a shared entity plays another role (what responds against
+what is responded to), or when it names another party (the teammate, not the opponent). The
+best statement's polarity, flipped by an exception the question falls under and by the
+question's own polarity, is the verdict; a statement of "can" does not decide a "must". Two
+statements scoring alike with opposite verdicts decide nothing, and the reasoning says so.
+
+This module reads the typed question and the graph only: no raw text, no regular expression.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from kb.graph import KnowledgeGraph
+from kb.model import Node
+from kb.reading.proposition import Proposition, Quantity, QuestionReading
+from kb.reason import Decision, Step
+from kb.reason.facts import broader_chain, card_classes
+from kb.search.index import SearchIndex
+
+PARTIES = frozenset({"opponent", "teammate", "team", "turn-player"})
+# Roles that tell apart what acts (or is acted on) from what it is directed at.
+_DIRECTED = "target"
+
+
+@dataclass(frozen=True)
+class StatementSettings:
+    """The matcher's tuned values (kb.config.Settings `statement_*`, fitted on the evaluation
+    sets by bench.calibrate)."""
+
+    min_score: float = 0.95  # under this nothing the documents say decides the question
+    lexical_weight: float = 0.35  # how much shared entities and stems add to the cosine
+    context_weight: float = 0.15  # how much the question's whole set-up found around it adds
+    tie_margin: float = 0.01  # statements this close with opposite verdicts: formats/rules differ
+    other_format_penalty: float = 0.03  # a statement of another format than the one asked
+
+
+@dataclass(frozen=True)
+class Scored:
+    node: Node
+    prop: Proposition
+    score: float
+    dense: float
+    lexical: float
+    verdict: str | None
+    flipped_by_exception: bool
+
+
+class StatementMatcher:
+    """The statements of one graph, indexed for matching questions against them."""
+
+    def __init__(
+        self,
+        kg: KnowledgeGraph,
+        index: SearchIndex | None,
+        base_format: str | None,
+        settings: StatementSettings | None = None,
+    ) -> None:
+        self.settings = settings or StatementSettings()
+        self.kg = kg
+        self.index = index
+        self.base = base_format
+        self.statements: list[tuple[Node, Proposition]] = []
+        for n in sorted(kg.of_type("Statement"), key=lambda n: n.id):
+            start, end = n.props.get("clause") or (n.span.start, n.span.end) if n.span else (0, 0)
+            self.statements.append((n, Proposition.from_props(start, end, n.props)))
+        self._df: Counter[str] = Counter()
+        for _, p in self.statements:
+            self._df.update(self._items(p))
+        self._clauses = [self._clause_ids(n) for n, _ in self.statements]
+        # what the rest of its passage says: the set-up of an example, the rule around a clause
+        by_parent: dict[str | None, set[str]] = {}
+        for n, p in self.statements:
+            by_parent.setdefault(n.parent, set()).update(self._items(p))
+        self._context = [frozenset(by_parent[n.parent]) for n, _ in self.statements]
+        self.disjoint: dict[str, set[str]] = {}
+        for f in kg.with_predicate("disjoint_with"):
+            self.disjoint.setdefault(f.subject, set()).add(f.object)
+            self.disjoint.setdefault(f.object, set()).add(f.subject)
+
+    def _items(self, p: Proposition) -> set[str]:
+        return {*p.all_stems, *(f"@{e}" for e in p.all_entities)}
+
+    def _clause_ids(self, n: Node) -> list[int]:
+        """The search index's clauses that lie inside the statement's sentence."""
+        if n.span is None or n.parent is None or self.index is None:
+            return []
+        lo, hi = n.props.get("clause") or (n.span.start, n.span.end)
+        unit = self.index.position.get(n.parent)
+        if unit is None:
+            unit = self.index._indexed_ancestor(n.parent)
+        if unit is None:
+            return []
+        unit_node = self.index.units[unit]
+        if unit_node.span is None:
+            return []
+        base = unit_node.span.start
+        out = []
+        for c in self.index.clauses_of.get(unit, []):
+            cl = self.index.clauses[c]
+            a, b = base + cl.start, base + cl.end
+            if a < hi and b > lo:
+                out.append(c)
+        return out
+
+    def _idf(self, item: str) -> float:
+        return math.log(1 + len(self.statements) / (1 + self._df.get(item, 0)))
+
+    @cached_property
+    def _class_cache(self) -> dict[str, frozenset[str]]:
+        return {}
+
+    def classes(self, entity: str) -> frozenset[str]:
+        """What an entity is, through the graph: a card's classes and their broader concepts, a
+        concept's broader ones."""
+        cache = self._class_cache
+        if entity not in cache:
+            out: set[str] = set()
+            seeds = set(card_classes(self.kg, entity)) if entity.startswith("card/") else set()
+            if entity.startswith("concept/"):
+                seeds.add(entity)
+            for s in seeds:
+                out.add(s)
+                out.update(broader_chain(self.kg, s))
+            out.discard(entity)
+            cache[entity] = frozenset(out)
+        return cache[entity]
+
+    # --- scoring ---------------------------------------------------------------------------
+    def _lexical(self, q: Proposition, s: Proposition) -> float:
+        """Weighted share of the question's entities and stems the statement has (an entity
+        reached through its classes counts 0.7)."""
+        return self._coverage(q.all_entities, q.all_stems, self._items(s))
+
+    def _coverage(
+        self, entities: Iterable[str], stems: Iterable[str], s_items: frozenset[str] | set[str]
+    ) -> float:
+        s_entities = {i[1:] for i in s_items if i.startswith("@")}
+        total = got = 0.0
+        for e in entities:
+            w = self._idf(f"@{e}")
+            total += w
+            if e in s_entities:
+                got += w
+            elif self.classes(e) & s_entities:
+                got += 0.7 * w
+        for stem in stems:
+            w = self._idf(stem)
+            total += w
+            if stem in s_items:
+                got += w
+        if total == 0:
+            return 0.0
+        return got / total
+
+    def _role_conflict(self, q: Proposition, s: Proposition) -> bool:
+        """A shared entity (or its class) that is what acts in one and what is acted towards
+        in the other: "X chained to Y" is not "Y chained to X"."""
+        for e, qr in q.roles:
+            if not e.startswith("card/"):
+                continue
+            for cand in (e, *self.classes(e)):
+                sr = s.role_of(cand)
+                if sr is None:
+                    continue
+                if (qr == _DIRECTED) != (sr == _DIRECTED):
+                    return True
+                break
+        return False
+
+    def speaks_to(self, q: Proposition, s: Proposition) -> bool:
+        """A statement speaks to the question when it says something of what the question asks
+        besides naming its cards (an action, a concept or a word of the asking clause), and of
+        each card the asking clause names: the card itself or a class it belongs to (a general
+        rule about Spell Speed 1 speaks of Pot of Greed)."""
+        s_items = self._items(s)
+        s_entities = s.all_entities
+        asked = {f"@{e}" for e in q.all_entities if not e.startswith("card/")} | set(q.all_stems)
+        if not asked & s_items:
+            return False  # (a question naming only cards asks nothing a statement could decide)
+        for e in q.entities:
+            named = e.startswith("card/") and e not in q.denied
+            if named and e not in s_entities and not self.classes(e) & s_entities:
+                return False
+        return True
+
+    @staticmethod
+    def _other_party(q: Proposition, s: Proposition) -> bool:
+        return q.actor in PARTIES and s.actor in PARTIES and q.actor != s.actor
+
+    def _exception_applies(self, q: Proposition, s: Proposition) -> bool:
+        """The question is a case of the statement's exception ("… a menos que controle X" and
+        the question has X; not when it says "without X")."""
+        present = q.all_entities - q.denied
+        q_entities = present | {c for e in present for c in self.classes(e)}
+        for ex in s.exceptions:
+            if ex.entities & q.denied:
+                continue  # "without X": the question is not the exception's case
+            if ex.entities & q_entities:
+                return True
+            if ex.stems and len(ex.stems & q.all_stems) * 2 >= len(ex.stems):
+                return True
+        return False
+
+    def _other_kind(self, q: Proposition, s: Proposition) -> bool:
+        """The statement speaks of a kind that excludes one the question asks about, and not of
+        that one ("Dark Simorgh is non-inherent" to "is it an inherent Summon?")."""
+        s_entities = s.entities
+        return any(
+            e not in s_entities and self.disjoint.get(e, set()) & s_entities for e in q.entities
+        )
+
+    def _same_unit(self, a: str, b: str) -> bool:
+        """Two counted things are the same: the same stem, or entities one of which is a kind
+        of the other (Extra Monster Zones are Zones)."""
+        if a.startswith("@") and b.startswith("@"):
+            x, y = a[1:], b[1:]
+            return x == y or x in self.classes(y) or y in self.classes(x)
+        return _same_unit(a, b)
+
+    def _other_amount(self, q: Proposition, s: Proposition) -> bool:
+        """The statement gives another amount of the same unit than the question asks about
+        ("best of one" to "best of three?", "2 Zones per team" to "4 zones in total?")."""
+        for qq in q.quantities:
+            same_unit = [x for x in s.quantities if self._same_unit(x.unit, qq.unit)]
+            if same_unit and not any(_compatible(qq, x, s.restrictive) for x in same_unit):
+                return True
+        return False
+
+    def _verdict(self, q: Proposition, s: Proposition, exception: bool) -> str | None:
+        negative = s.negative != exception
+        if not negative and (self._other_kind(q, s) or self._other_amount(q, s)):
+            negative = True
+        if q.modality == "must" and s.modality in ("can", "fact") and not negative:
+            return None  # "it may" does not say "it must"
+        if s.restrictive and not negative and q.actor in PARTIES and s.actor != q.actor:
+            negative = True  # "only the duelist who activated it": not the teammate asked about
+        return "yes" if negative == q.negative else "no"
+
+    def rank(self, q: QuestionReading, fmt: str | None, qvec: np.ndarray | None) -> list[Scored]:
+        asking = q.asking
+        if asking is None:
+            return []
+        out: list[Scored] = []
+        setup_entities = {e for p in q.setup for e in p.all_entities}
+        setup_stems = {t for p in q.setup for t in p.all_stems}
+        all_entities = asking.all_entities | setup_entities
+        all_stems = asking.all_stems | setup_stems
+        cfg = self.settings
+        for (node, prop), clause_ids, context in zip(
+            self.statements, self._clauses, self._context, strict=True
+        ):
+            s_fmt = node.props.get("format")
+            if fmt is not None and s_fmt not in (fmt, self.base):
+                continue
+            dense = 0.0
+            vectors = self.index.clause_vectors if self.index is not None else None
+            if qvec is not None and clause_ids and vectors is not None:
+                dense = float(np.max(vectors[clause_ids] @ qvec))
+            lexical = self._lexical(asking, prop)
+            around = self._coverage(all_entities, all_stems, context)
+            score = dense + cfg.lexical_weight * lexical + cfg.context_weight * around
+            if (fmt is None and s_fmt != self.base) or (fmt is not None and s_fmt != fmt):
+                score -= cfg.other_format_penalty * (s_fmt != self.base)
+            exception = self._exception_applies(asking, prop)
+            out.append(
+                Scored(
+                    node,
+                    prop,
+                    score,
+                    dense,
+                    lexical,
+                    self._verdict(asking, prop, exception),
+                    exception,
+                )
+            )
+        out.sort(key=lambda s: -s.score)
+        return out
+
+    def decide(
+        self,
+        q: QuestionReading,
+        fmt: str | None,
+        qvec: np.ndarray | None,
+    ) -> Decision | None:
+        cfg = self.settings
+        asking = q.asking
+        if asking is None:
+            return None
+        ranked = [
+            s
+            for s in self.rank(q, fmt, qvec)[:40]
+            if not self._role_conflict(asking, s.prop)
+            and not self._other_party(asking, s.prop)
+            and self.speaks_to(asking, s.prop)
+        ]
+        if not ranked or ranked[0].score < cfg.min_score:
+            return None
+        best = ranked[0]
+        if not q.yes_no:
+            return _value_decision(best)
+        if best.verdict is None:
+            return None
+        rivals = [
+            r
+            for r in ranked[1:6]
+            if r.score >= best.score - cfg.tie_margin
+            and r.verdict is not None
+            and r.verdict != best.verdict
+            and r.node.span != best.node.span
+        ]
+        if rivals:
+            return _disagreement(best, rivals[0])
+        return _yes_no_decision(best)
+
+
+def _compatible(q: Quantity, s: Quantity, restrictive: bool) -> bool:
+    """The amount asked can be what the statement allows: 2 against exactly 2, 3 against at most
+    3, "more than one" against "only one" not."""
+    if s.bound == "max" or (restrictive and s.bound == "exact" and q.bound == "min"):
+        return q.value <= s.value
+    if s.bound == "min":
+        return q.value >= s.value or q.bound == "min"
+    if q.bound == "min":
+        return s.value >= q.value
+    if q.bound == "max":
+        return s.value <= q.value
+    return q.value == s.value
+
+
+def _same_unit(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    if not a or not b:
+        return False
+    short, long = sorted((a, b), key=len)
+    return len(short) >= 3 and long.startswith(short)
+
+
+def _step(s: Scored) -> Step:
+    text = s.node.text or ""
+    return Step(f"Deciding statement: {text}", f"Afirmação decisiva: {text}", s.node.parent)
+
+
+def _yes_no_decision(s: Scored) -> Decision:
+    yes = s.verdict == "yes"
+    text = s.node.text or ""
+    steps = [_step(s)]
+    if s.flipped_by_exception:
+        steps.append(
+            Step(
+                "The question falls under the statement's exception.",
+                "A pergunta cai na exceção da afirmação.",
+                s.node.parent,
+            )
+        )
+    return Decision(
+        verdict=s.verdict,
+        steps=steps,
+        summary_en=f"{'Yes' if yes else 'No'}. According to the rules: “{text}”",
+        summary_pt=f"{'Sim' if yes else 'Não'}. Segundo as regras: “{text}”",
+        confidence=round(min(0.95, max(0.3, s.score - 0.2)), 2),
+        sources=[s.node.parent] if s.node.parent else [],
+        reasoner="statement-match",
+    )
+
+
+def _value_decision(s: Scored) -> Decision:
+    text = s.node.text or ""
+    return Decision(
+        verdict=None,
+        steps=[_step(s)],
+        summary_en=text,
+        summary_pt=text,
+        confidence=None,
+        sources=[s.node.parent] if s.node.parent else [],
+        reasoner="statement-match",
+    )
+
+
+def _disagreement(a: Scored, b: Scored) -> Decision:
+    ta, tb = a.node.text or "", b.node.text or ""
+    return Decision(
+        verdict=None,
+        steps=[_step(a), _step(b)],
+        summary_en=f"The documents say both “{ta}” and “{tb}”; neither is more specific.",
+        summary_pt=f"Os documentos dizem tanto “{ta}” quanto “{tb}”; nenhuma é mais específica.",
+        confidence=None,
+        sources=[x for x in (a.node.parent, b.node.parent) if x],
+        reasoner="statement-match",
+    )
+
+
+def entities_of(mentions: Iterable[object]) -> list[str]:
+    return [str(getattr(m, "entity", "")) for m in mentions]

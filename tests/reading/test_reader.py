@@ -1,0 +1,168 @@
+"""The reader: sentences and questions (pt/en) into typed propositions, from language data."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from kb.reading import Span, read_question, read_sentence
+from kb.reading.language import LANGUAGES, language
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def spans(text: str, **entities: str) -> list[Span]:
+    """Mentions by hand: entity id → the words naming it in `text`."""
+    out = []
+    for entity, words in entities.items():
+        start = text.index(words)
+        out.append(Span(entity.replace("__", "/").replace("_", "-"), start, start + len(words)))
+    return out
+
+
+def only(text: str, lang: str = "pt", **entities: str):
+    reading = read_sentence(text, spans(text, **entities), lang)
+    assert len(reading.propositions) == 1, reading
+    return reading.propositions[0]
+
+
+def test_negative_concord_is_one_negation() -> None:
+    p = only("Efeitos de Velocidade 1 não podem ser encadeados a nenhum outro efeito.")
+    assert p.negative and p.modality == "can" and p.passive
+
+
+def test_a_denier_negates_and_a_negated_denier_affirms() -> None:
+    assert only("Ativar esse card durante a Damage Step é ilegal.").negative
+    assert not only("Ativar esse card durante a Damage Step não é ilegal.").negative
+    assert only("The turn player skips the draw.", "en").negative
+
+
+def test_not_only_is_no_negation() -> None:
+    assert not only("It affects not only the opponent.", "en").negative
+
+
+def test_modalities() -> None:
+    assert only("O jogador deve descartar um card.").modality == "must"
+    assert only("You have to discard a card.", "en").modality == "must"
+    assert only("O Duelista pode ativar o efeito.").modality == "can"
+    p = only("Os efeitos afetam apenas o Duelista que ativou.")
+    assert p.restrictive and p.modality == "fact"
+
+
+def test_a_condition_does_not_negate_the_main_clause() -> None:
+    p = only("Se o jogador não puder pagar, ele pode ativar outro card.")
+    assert not p.negative
+    assert [c.kind for c in p.conditions] == ["condition"] and p.conditions[0].negative
+
+
+def test_an_exception_is_kept_apart() -> None:
+    text = "O Jogador A não pode ativar o Umi a menos que ele controle um monstro Mago."
+    p = only(text, card__umi="Umi", concept__spellcaster="monstro Mago")
+    assert p.negative
+    (ex,) = p.exceptions
+    assert ex.entities == {"concept/spellcaster"}
+    assert "concept/spellcaster" not in p.all_entities  # an exception is not what is said
+
+
+def test_roles_swap_in_the_passive_and_a_target_is_marked() -> None:
+    q = read_question(
+        "Can Ash Blossom be chained to Pot of Greed?",
+        spans(
+            "Can Ash Blossom be chained to Pot of Greed?",
+            card__ash="Ash Blossom",
+            card__pot="Pot of Greed",
+        ),
+    )
+    assert q.asking is not None and q.asking.passive
+    assert q.asking.role_of("card/ash") == "object"
+    assert q.asking.role_of("card/pot") == "target"
+    active = read_question(
+        "Posso encadear Ash Blossom ao Pot of Greed?",
+        spans(
+            "Posso encadear Ash Blossom ao Pot of Greed?",
+            card__ash="Ash Blossom",
+            card__pot="Pot of Greed",
+        ),
+    )
+    assert active.asking is not None
+    assert active.asking.role_of("card/ash") == "object"
+    assert active.asking.role_of("card/pot") == "target"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("Can I chain MST to Pot of Greed?", "yes_no"),
+        ("Quantos pontos de vida a equipe tem?", "how_many"),
+        ("In Edison, both players have triggers: whose trigger goes first?", "who"),
+        ("Quando posso ativar uma Armadilha?", "when"),
+        ("Quando o oponente ativa Raigeki, posso responder?", "yes_no"),
+        ("Dark Simorgh: inherent or non-inherent?", "choice"),
+        ("Can I chain it or not?", "yes_no"),
+        ("quem ativa sou eu, né?", "yes_no"),
+        ("Por que não posso ativar isso?", "why"),
+    ],
+)
+def test_question_kinds(text: str, kind: str) -> None:
+    assert read_question(text).kind == kind
+
+
+def test_quantities_with_bounds() -> None:
+    (q,) = read_question("Pode rolar mais de uma chain?").asking.quantities  # type: ignore[union-attr]
+    assert (q.value, q.bound) == (2, "min")
+    (q,) = read_question("Can several chains be built?").asking.quantities  # type: ignore[union-attr]
+    assert (q.value, q.bound) == (2, "min")
+    (q,) = only("Você pode ter no máximo 3 cópias.").quantities
+    assert (q.value, q.bound) == (3, "max")
+    (q,) = only("As partidas são no formato melhor de um.").quantities
+    assert q.value == 1
+
+
+def test_without_denies_what_follows() -> None:
+    text = "Can I activate Umi without controlling a Spellcaster?"
+    q = read_question(text, spans(text, card__umi="Umi", concept__spellcaster="Spellcaster"))
+    assert q.asking is not None and q.asking.denied == {"concept/spellcaster"}
+    assert not q.asking.negative
+
+
+def test_language_is_guessed() -> None:
+    assert read_question("Can I do this?").language == "en"
+    assert read_question("Posso fazer isso?").language == "pt"
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_language_data_reads_words_not_booleans(code: str) -> None:
+    lang = language(code)
+    assert all(isinstance(w, str) for w in lang.stopwords)
+    assert lang.negators and lang.modals["can"] and lang.modals["must"]
+    assert "true" not in lang.stopwords and "false" not in lang.stopwords
+
+
+def _exported(tree: ast.AST) -> set[int]:
+    """The nodes of `__all__ = [...]` and of type subscripts (`Literal["a", "b"]`): names and
+    kinds, not words."""
+    exported = {
+        id(e)
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == "__all__" for t in n.targets)
+        for e in ast.walk(n.value)
+    }
+    return exported | {id(n.slice) for n in ast.walk(tree) if isinstance(n, ast.Subscript)}
+
+
+def test_reader_has_no_word_lists_in_code() -> None:
+    """Language knowledge lives in kb/reading/lang/*.yaml: the reader's code holds no literal
+    list of words (a tuple, list or set of three or more strings)."""
+    for path in (REPO / "kb" / "reading").glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skip = _exported(tree)
+        for node in ast.walk(tree):
+            if id(node) in skip or not isinstance(node, ast.List | ast.Tuple | ast.Set):
+                continue
+            words = [
+                e for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
+            ]
+            assert len(words) < 3, f"{path.name}:{node.lineno} lists words"

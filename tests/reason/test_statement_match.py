@@ -1,0 +1,116 @@
+"""Matching questions to the documents' statements by role, on a small hand-made graph."""
+
+from __future__ import annotations
+
+from kb.graph import KnowledgeGraph
+from kb.model import Fact, Node, Span
+from kb.reading import Span as Mention
+from kb.reading import read_question, read_sentence
+from kb.reason.statement_match import StatementMatcher, StatementSettings
+
+NAMES = {
+    "Pot of Greed": "card/pot-of-greed",
+    "Ash Blossom": "card/ash-blossom",
+    "Umi": "card/umi",
+    "Magias Normais": "concept/normal-spell",
+    "Damage Step": "concept/damage-step",
+    "monstro Mago": "concept/spellcaster",
+    "Spellcaster": "concept/spellcaster",
+    "ativadas": "concept/activation",
+    "ativar": "concept/activation",
+    "activate": "concept/activation",
+    "encadeado": "concept/chain",
+    "chained": "concept/chain",
+    "Zonas de Monstro Extra": "concept/extra-monster-zone",
+    "Extra Monster Zones": "concept/extra-monster-zone",
+}
+
+
+def mentions(text: str) -> list[Mention]:
+    out = []
+    for words, entity in sorted(NAMES.items(), key=lambda kv: -len(kv[0])):
+        at = text.find(words)
+        if at >= 0 and not any(m.start <= at < m.end for m in out):
+            out.append(Mention(entity, at, at + len(words)))
+    return out
+
+
+def statement(sid: str, text: str, fmt: str = "general") -> list[Node]:
+    doc = f"doc-{sid}"
+    passage = Node(f"{doc}/p", "Passage", text=text, span=Span(doc, 0, len(text)))
+    nodes = [passage]
+    for k, p in enumerate(read_sentence(text, mentions(text), "pt").propositions):
+        props = {**p.to_props(), "format": fmt, "clause": [p.start, p.end]}
+        nodes.append(
+            Node(
+                f"{doc}/p/st-{k}",
+                "Statement",
+                text=text,
+                span=passage.span,
+                parent=passage.id,
+                props=props,
+            )
+        )
+    return nodes
+
+
+CARD_FACTS = [
+    Fact("card/pot-of-greed", "instance_of", "concept/normal-spell", None, "curated"),
+    Fact("card/umi", "instance_of", "concept/field-spell", None, "curated"),
+]
+
+
+def matcher(*texts: str) -> StatementMatcher:
+    nodes = [n for i, t in enumerate(texts) for n in statement(str(i), t)]
+    cards = [Node(c, "Card") for c in ("card/pot-of-greed", "card/ash-blossom", "card/umi")]
+    kg = KnowledgeGraph([*nodes, *cards], CARD_FACTS)
+    return StatementMatcher(kg, None, "general", StatementSettings(min_score=0.05))
+
+
+def ask(m: StatementMatcher, question: str) -> str | None:
+    d = m.decide(read_question(question, mentions(question)), None, None)
+    return None if d is None else (d.verdict or "null")
+
+
+def test_a_rule_about_a_class_decides_for_a_card_of_it() -> None:
+    m = matcher("Magias Normais não podem ser ativadas durante a Damage Step.")
+    assert ask(m, "Can I activate Pot of Greed during the Damage Step?") == "no"
+    assert ask(m, "Pot of Greed não pode ser ativado durante a Damage Step?") == "yes"
+
+
+def test_swapped_roles_never_match() -> None:
+    m = matcher("Ash Blossom pode ser encadeado a Pot of Greed.")
+    assert ask(m, "Can Ash Blossom be chained to Pot of Greed?") == "yes"
+    assert ask(m, "Can Pot of Greed be chained to Ash Blossom?") is None
+
+
+def test_an_exception_the_question_falls_under_turns_the_verdict() -> None:
+    m = matcher("O Jogador A não pode ativar o Umi a menos que controle um monstro Mago.")
+    assert ask(m, "Can I activate Umi if I control a Spellcaster?") == "yes"
+    assert ask(m, "Can I activate Umi without controlling a Spellcaster?") == "no"
+    assert ask(m, "Can I activate Umi?") == "no"
+
+
+def test_may_does_not_say_must() -> None:
+    m = matcher("O Duelista pode ativar o Umi durante a Damage Step.")
+    assert ask(m, "Posso ativar o Umi durante a Damage Step?") == "yes"
+    assert ask(m, "Tenho que ativar o Umi durante a Damage Step?") is None
+
+
+def test_another_amount_of_the_same_thing_is_another_case() -> None:
+    m = matcher("As Zonas de Monstro Extra são 2 no campo.")
+    assert ask(m, "Are there 2 Extra Monster Zones on the field?") == "yes"
+    assert ask(m, "Are there 4 Extra Monster Zones on the field?") == "no"
+
+
+def test_statements_that_disagree_decide_nothing() -> None:
+    m = matcher(
+        "Pot of Greed pode ser ativado durante a Damage Step.",
+        "Pot of Greed não pode ser ativado durante a Damage Step.",
+    )
+    assert ask(m, "Can I activate Pot of Greed during the Damage Step?") == "null"
+
+
+def test_a_question_naming_only_cards_asks_nothing() -> None:
+    m = matcher("Pot of Greed pode ser ativado durante a Damage Step.")
+    assert ask(m, "Pot of Greed Pot of Greed?") is None
