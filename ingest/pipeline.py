@@ -12,6 +12,7 @@ from ingest.corpus import SourceDocument, corpus_hash, load_manifest
 from ingest.curated import load_cards, load_glossary
 from ingest.documents import REFINEMENTS, Parser, Refinement
 from ingest.extract import extract
+from ingest.relations import derive
 from ingest.statements import ReadStatements, read_statements
 from kb.card_names import common_words
 from kb.errors import IngestError
@@ -59,6 +60,8 @@ def ingest_corpus(corpus_dir: Path) -> Corpus:
         doc_nodes = [_with_reading_counts(n, doc.id, statements) for n in doc_nodes]
         nodes += [*doc_nodes, *statements.nodes]
         facts += [*parsed.facts, *extra_facts, *statements.facts]
+        if refinement.extract is None:  # a bespoke extractor states its document's facts
+            facts += derive(statements.nodes, glossary.facts)
         facts.append(Fact(doc.id, "applies_in", format_id(doc.format), doc.id, "document"))
         unlinked += _unlinked(doc_nodes, linker)
     facts += _inferred(nodes, facts)

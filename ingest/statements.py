@@ -97,5 +97,5 @@ def read_statements(doc: SourceDocument, nodes: list[Node], linker: Linker) -> R
                         props=props,
                     )
                 )
-                out_facts.append(Fact(sid, "stated_in", node.id, node.id, "document"))
+                out_facts.append(Fact(sid, "part_of", node.id, node.id, "document"))
     return ReadStatements(out_nodes, out_facts, read, unread)

@@ -171,9 +171,9 @@ class Answerer:
                 decision = self._card_beyond_rules(q)
             else:
                 decision = self._from_statements(q, clause, hits, reading)
-            if decision.reasoner == "none" and q.yes_no and self._in_scope(hits):
-                # what no passage decided by its own wording: the statements, matched by role
-                decision = self._statement_match(q) or decision
+                if decision.reasoner == "none" and q.yes_no and self._in_scope(hits):
+                    # what no passage decided by its wording: the statements, matched by role
+                    decision = self._statement_match(q) or decision
         decision = with_illustrated_rules(self.kg, decision, hits, self._citable)
         return self._compose(q, decision, hits, k)
 

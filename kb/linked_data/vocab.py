@@ -49,6 +49,13 @@ CLASSES: tuple[Term, ...] = (
         "Afirmação",
         "An atomic rule statement in pt and en, whether it holds, and the sentence stating it.",
     ),
+    Term(
+        "Statement",
+        "Statement",
+        "Enunciado",
+        "A main clause of a document sentence read into a typed proposition (modality, polarity, "
+        "roles, conditions), with the sentence's exact span.",
+    ),
     Term("Fact", "Fact", "Fato", "A typed statement with its source passage and authority."),
 )
 

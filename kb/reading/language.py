@@ -47,6 +47,7 @@ class Language:
     resumers: frozenset[Phrase]
     target_prepositions: frozenset[Phrase]
     agent_prepositions: frozenset[Phrase]
+    conjunctions: frozenset[Phrase]
     actors: dict[str, frozenset[Phrase]]
     question_words: dict[str, frozenset[Phrase]]
     confirmations: frozenset[Phrase]
@@ -114,6 +115,7 @@ def language(code: str) -> Language:
         resumers=_phrases(raw.get("resumers")),
         target_prepositions=_phrases(raw.get("target_prepositions")),
         agent_prepositions=_phrases(raw.get("agent_prepositions")),
+        conjunctions=_phrases(raw.get("conjunctions")),
         actors=_grouped(raw.get("actors")),
         question_words=_grouped(raw.get("question_words")),
         confirmations=_phrases(raw.get("confirmations")),

@@ -123,6 +123,7 @@ def _match(words: Sequence[str], i: int, phrases: frozenset[Phrase]) -> int:
 class _Clause:
     kind: ClauseKind
     toks: list[Token]
+    resumes: bool = False  # the main clause goes on after an embedded time phrase
 
 
 def _words(toks: Sequence[Token]) -> list[str]:
@@ -146,7 +147,15 @@ def clauses(toks: list[Token], lang: Language) -> list[_Clause]:
             i += 1
             continue
         if out[-1].kind == "time" and out[-1].toks and _predicate_starts(words, i, lang):
-            out.append(_Clause("main", []))  # "durante a Damage Step | é ilegal"
+            out.append(_Clause("main", [], resumes=True))  # "… durante a Damage Step | é ilegal"
+        elif out[-1].kind == "condition" and _second_predicate(out[-1].toks, words, i, lang):
+            # "if a cost would take me to 0 | I can't pay it?": the condition had its verb, a
+            # subject and a modal start the main clause
+            dep = out[-1]
+            moved: list[Token] = []
+            while dep.toks and len(moved) < 2 and _subject_word(dep.toks[-1], lang):
+                moved.insert(0, dep.toks.pop())
+            out.append(_Clause("main", moved))
         opened = _opens(words, i, lang)
         if opened is not None:
             kind, n = opened
@@ -166,6 +175,36 @@ def clauses(toks: list[Token], lang: Language) -> list[_Clause]:
         out[-1].toks.append(toks[i])
         i += 1
     return [c for c in out if c.toks]
+
+
+def _subject_word(t: Token, lang: Language) -> bool:
+    """A pronoun or adverb that may open a main clause before its modal ("I just can't")."""
+    if t.entity is not None:
+        return False
+    actor = any(_match([t.word], 0, phrases) for phrases in lang.actors.values())
+    return actor or t.word in lang.stopwords
+
+
+def _second_predicate(
+    clause: Sequence[Token], words: Sequence[str], i: int, lang: Language
+) -> bool:
+    """Where a main clause starts inside what opened as a condition: a modal or negator after a
+    condition that had its own predicate ("if it would …, I can't …"), a modal asking with its
+    subject after it ("if my opponent activates Raigeki can I respond?"), or a subject and a
+    modal after three words or more ("se o oponente ativar Raigeki eu posso responder?")."""
+    modal = any(_match(words, i, m) for m in lang.modals.values())
+    if not modal and not _match(words, i, lang.negators):
+        return False
+    own = _words(clause)
+    if len(clause) >= 3 and any(_predicate_starts(own, j, lang) for j in range(len(own))):
+        return True
+    if not modal or len(clause) < 2:
+        return False
+    nxt = i + 1 < len(words) and words[i + 1] != "\0"
+    if nxt and any(_match(words, i + 1, a) for a in lang.actors.values()):
+        return True
+    subject_before = _subject_word(clause[-1], lang)
+    return subject_before and len(clause) >= 4
 
 
 def _predicate_starts(words: Sequence[str], i: int, lang: Language) -> bool:
@@ -234,16 +273,24 @@ def _modality(words: Sequence[str], lang: Language) -> tuple[Modality, bool, int
 
 
 def _actor(toks: Sequence[Token], lang: Language) -> str | None:
-    words = _words(toks)
-    best: tuple[int, str] | None = None
-    for i in range(len(words)):
+    """Who the clause is about: the first party named (opponent, teammate, team, turn player),
+    else a player. An entity named by an actor word ("parceiro" linked as a concept) counts by
+    its words."""
+    found: str | None = None
+    for t in toks:
+        words = t.word.split() if t.entity is not None else [t.word]
         for role, phrases in lang.actors.items():
-            n = _match(words, i, phrases)
-            if n and (best is None or n > best[0] or (role != "player" and best[1] == "player")):
-                best = (n, role)
-        if best is not None and best[1] != "player":
-            return best[1]
-    return best[1] if best else None
+            if any(_match(words, j, phrases) for j in range(len(words))):
+                if role != "player":
+                    return role
+                found = found or role
+    # multi-word actor phrases across plain tokens ("jogador do turno")
+    plain = _words(toks)
+    for i in range(len(plain)):
+        for role, phrases in lang.actors.items():
+            if role != "player" and _match(plain, i, phrases) > 1:
+                return role
+    return found
 
 
 def _content(toks: Iterable[Token], lang: Language) -> list[str]:
@@ -347,9 +394,13 @@ def _proposition(main: _Clause, deps: list[_Clause], lang: Language) -> Proposit
     roles: list[tuple[str, Role]] = []
     agent_next = False
     target_next = 0
+    last: Role | None = None  # the role of the entity before, which "e X" / "or X" continues
     for i, t in enumerate(toks):
         if t.entity is None:
-            if i > anchor and _match(words, i, lang.target_prepositions):
+            if _match(words, i, lang.conjunctions) and last is not None:
+                target_next = 3 if last == "target" else 0
+                agent_next = last == "subject" and passive
+            elif i > anchor and _match(words, i, lang.target_prepositions):
                 target_next = 3
             elif i > anchor and _match(words, i, lang.agent_prepositions):
                 agent_next = True
@@ -365,7 +416,7 @@ def _proposition(main: _Clause, deps: list[_Clause], lang: Language) -> Proposit
             role = "target"
         else:
             role = "object"
-        agent_next, target_next = False, 0
+        agent_next, target_next, last = False, 0, role
         if (t.entity, role) not in roles:
             roles.append((t.entity, role))
     content = _content(toks, lang)
@@ -416,18 +467,24 @@ def _denied(toks: Sequence[Token], lang: Language) -> frozenset[str]:
 
 
 def _propositions(toks: list[Token], lang: Language) -> tuple[Proposition, ...]:
-    """One proposition per main clause with content; a dependent clause belongs to the main
-    clause before it, or, opening the sentence, to the first main clause."""
+    """One proposition per main clause with content. A dependent clause belongs to the main
+    clause after it ("Se X, Y pode …"), or, when none follows, to the one before ("Y pode …
+    quando X")."""
     groups: list[tuple[_Clause, list[_Clause]]] = []
-    leading: list[_Clause] = []
+    pending: list[_Clause] = []
     for c in clauses(toks, lang):
         if c.kind != "main":
-            (groups[-1][1] if groups else leading).append(c)
+            pending.append(c)
+        elif c.resumes and groups:
+            groups[-1][0].toks.extend(c.toks)  # "Ativar X durante Y | é ilegal": one clause
+            groups[-1][1].extend(pending)
+            pending = []
         elif _content(c.toks, lang) or any(t.entity for t in c.toks):
-            groups.append((c, leading))
-            leading = []
-        elif groups:
-            groups[-1][0].toks.extend(c.toks)
+            groups.append((c, pending))
+            pending = []
+        # a clause of function words only ("… but I don't") says nothing of its own
+    if pending and groups:
+        groups[-1][1].extend(pending)
     return tuple(_proposition(m, deps, lang) for m, deps in groups)
 
 

@@ -31,10 +31,15 @@ from kb.graph import KnowledgeGraph
 from kb.model import Node
 from kb.reading.proposition import Proposition, Quantity, QuestionReading
 from kb.reason import Decision, Step
-from kb.reason.facts import broader_chain, card_classes
+from kb.reason.facts import EVERY_MONSTER, broader_chain
 from kb.search.index import SearchIndex
 
 PARTIES = frozenset({"opponent", "teammate", "team", "turn-player"})
+# What a card is, as far as rules about classes go: its kinds, effect types, Summon kind, Spell
+# Speed and what it can do (negate Summons, negate activations …).
+_CARD_CLASSES = frozenset(
+    {"instance_of", "has_effect_type", "summoned_by", "has_spell_speed", "has_capability"}
+)
 # Roles that tell apart what acts (or is acted on) from what it is directed at.
 _DIRECTED = "target"
 
@@ -80,10 +85,26 @@ class StatementMatcher:
         for n in sorted(kg.of_type("Statement"), key=lambda n: n.id):
             start, end = n.props.get("clause") or (n.span.start, n.span.end) if n.span else (0, 0)
             self.statements.append((n, Proposition.from_props(start, end, n.props)))
+        self._idf_cache: dict[str, float] = {}
+        self._class_items_cache: dict[str, frozenset[str]] = {}
+        # a statement also speaks of what its section is about (a bullet's implicit subject:
+        # "-PODEM ser negados …" under the heading naming inherent Special Summons)
+        self._items_of = [
+            frozenset(self._items(p) | self._section_items(n)) for n, p in self.statements
+        ]
         self._df: Counter[str] = Counter()
-        for _, p in self.statements:
-            self._df.update(self._items(p))
-        self._clauses = [self._clause_ids(n) for n, _ in self.statements]
+        self._postings: dict[str, list[int]] = {}
+        for i, items in enumerate(self._items_of):
+            self._df.update(items)
+            for item in items:
+                self._postings.setdefault(item, []).append(i)
+        self._formats = [n.props.get("format") for n, _ in self.statements]
+        # each statement's clauses in the search index, flattened for one product per question
+        clauses = [self._clause_ids(n) for n, _ in self.statements]
+        self._with_clauses = np.array([i for i, c in enumerate(clauses) if c], dtype=np.int64)
+        self._flat = np.array([c for cs in clauses for c in cs], dtype=np.int64)
+        lengths = [len(c) for c in clauses if c]
+        self._starts = np.cumsum([0, *lengths[:-1]]).astype(np.int64)
         # what the rest of its passage says: the set-up of an example, the rule around a clause
         by_parent: dict[str | None, set[str]] = {}
         for n, p in self.statements:
@@ -96,6 +117,16 @@ class StatementMatcher:
 
     def _items(self, p: Proposition) -> set[str]:
         return {*p.all_stems, *(f"@{e}" for e in p.all_entities)}
+
+    def _section_items(self, n: Node) -> set[str]:
+        section = n.props.get("section")
+        if not section:
+            return set()
+        return {
+            f"@{f.object}"
+            for f in self.kg.out(str(section), "about")
+            if not f.object.startswith("format/")
+        }
 
     def _clause_ids(self, n: Node) -> list[int]:
         """The search index's clauses that lie inside the statement's sentence."""
@@ -120,7 +151,16 @@ class StatementMatcher:
         return out
 
     def _idf(self, item: str) -> float:
-        return math.log(1 + len(self.statements) / (1 + self._df.get(item, 0)))
+        w = self._idf_cache.get(item)
+        if w is None:
+            w = self._idf_cache[item] = math.log(1 + len(self.statements) / (1 + self._df[item]))
+        return w
+
+    def _class_items(self, entity: str) -> frozenset[str]:
+        got = self._class_items_cache.get(entity)
+        if got is None:
+            got = self._class_items_cache[entity] = frozenset(f"@{c}" for c in self.classes(entity))
+        return got
 
     @cached_property
     def _class_cache(self) -> dict[str, frozenset[str]]:
@@ -132,7 +172,15 @@ class StatementMatcher:
         cache = self._class_cache
         if entity not in cache:
             out: set[str] = set()
-            seeds = set(card_classes(self.kg, entity)) if entity.startswith("card/") else set()
+            seeds = (
+                {
+                    f.object
+                    for f in self.kg.out(entity)
+                    if f.predicate in _CARD_CLASSES and f.object not in EVERY_MONSTER
+                }
+                if entity.startswith("card/")
+                else set()
+            )
             if entity.startswith("concept/"):
                 seeds.add(entity)
             for s in seeds:
@@ -143,22 +191,18 @@ class StatementMatcher:
         return cache[entity]
 
     # --- scoring ---------------------------------------------------------------------------
-    def _lexical(self, q: Proposition, s: Proposition) -> float:
-        """Weighted share of the question's entities and stems the statement has (an entity
-        reached through its classes counts 0.7)."""
-        return self._coverage(q.all_entities, q.all_stems, self._items(s))
-
     def _coverage(
         self, entities: Iterable[str], stems: Iterable[str], s_items: frozenset[str] | set[str]
     ) -> float:
-        s_entities = {i[1:] for i in s_items if i.startswith("@")}
+        """Weighted share of the question's entities and stems the statement has (an entity
+        reached through one of its classes counts 0.7)."""
         total = got = 0.0
         for e in entities:
             w = self._idf(f"@{e}")
             total += w
-            if e in s_entities:
+            if f"@{e}" in s_items:
                 got += w
-            elif self.classes(e) & s_entities:
+            elif not self._class_items(e).isdisjoint(s_items):
                 got += 0.7 * w
         for stem in stems:
             w = self._idf(stem)
@@ -196,9 +240,18 @@ class StatementMatcher:
             return False  # (a question naming only cards asks nothing a statement could decide)
         for e in q.entities:
             named = e.startswith("card/") and e not in q.denied
-            if named and e not in s_entities and not self.classes(e) & s_entities:
+            if named and e not in s_entities and not self.own_classes(e) & s_entities:
                 return False
         return True
+
+    def own_classes(self, card: str) -> frozenset[str]:
+        """A card's own classes from its facts, without their broader ones (a rule about
+        "effects" in general does not single out a card)."""
+        return frozenset(
+            f.object
+            for f in self.kg.out(card)
+            if f.predicate in _CARD_CLASSES and f.object not in EVERY_MONSTER
+        )
 
     @staticmethod
     def _other_party(q: Proposition, s: Proposition) -> bool:
@@ -210,9 +263,10 @@ class StatementMatcher:
         present = q.all_entities - q.denied
         q_entities = present | {c for e in present for c in self.classes(e)}
         for ex in s.exceptions:
-            if ex.entities & q.denied:
+            own = ex.entities - s.entities  # what singles the exception out of the rule
+            if own & q.denied:
                 continue  # "without X": the question is not the exception's case
-            if ex.entities & q_entities:
+            if own & q_entities:
                 return True
             if ex.stems and len(ex.stems & q.all_stems) * 2 >= len(ex.stems):
                 return True
@@ -253,45 +307,67 @@ class StatementMatcher:
             negative = True  # "only the duelist who activated it": not the teammate asked about
         return "yes" if negative == q.negative else "no"
 
-    def rank(self, q: QuestionReading, fmt: str | None, qvec: np.ndarray | None) -> list[Scored]:
+    def _dense(self, qvec: np.ndarray | None) -> np.ndarray:
+        """Each statement's best cosine with the question (0 without vectors)."""
+        out = np.zeros(len(self.statements), dtype=np.float32)
+        vectors = self.index.clause_vectors if self.index is not None else None
+        if qvec is None or vectors is None or not len(self._flat):
+            return out
+        sims = vectors[self._flat] @ qvec
+        out[self._with_clauses] = np.maximum.reduceat(sims, self._starts)
+        return out
+
+    def rank(
+        self, q: QuestionReading, fmt: str | None, qvec: np.ndarray | None, depth: int = 40
+    ) -> list[Scored]:
+        """The statements that share something with the question, best first (the first
+        `depth` with their verdicts read)."""
         asking = q.asking
         if asking is None:
             return []
-        out: list[Scored] = []
         setup_entities = {e for p in q.setup for e in p.all_entities}
         setup_stems = {t for p in q.setup for t in p.all_stems}
         all_entities = asking.all_entities | setup_entities
         all_stems = asking.all_stems | setup_stems
+        reach = {f"@{c}" for e in all_entities for c in (e, *self.classes(e))} | all_stems
+        candidates = sorted({i for item in reach for i in self._postings.get(item, ())})
+        dense = self._dense(qvec)
         cfg = self.settings
-        for (node, prop), clause_ids, context in zip(
-            self.statements, self._clauses, self._context, strict=True
-        ):
-            s_fmt = node.props.get("format")
+        scored: list[tuple[float, float, float, int]] = []
+        for i in candidates:
+            s_fmt = self._formats[i]
             if fmt is not None and s_fmt not in (fmt, self.base):
                 continue
-            dense = 0.0
-            vectors = self.index.clause_vectors if self.index is not None else None
-            if qvec is not None and clause_ids and vectors is not None:
-                dense = float(np.max(vectors[clause_ids] @ qvec))
-            lexical = self._lexical(asking, prop)
-            around = self._coverage(all_entities, all_stems, context)
-            score = dense + cfg.lexical_weight * lexical + cfg.context_weight * around
-            if (fmt is None and s_fmt != self.base) or (fmt is not None and s_fmt != fmt):
-                score -= cfg.other_format_penalty * (s_fmt != self.base)
+            lexical = self._coverage(asking.all_entities, asking.all_stems, self._items_of[i])
+            around = self._coverage(all_entities, all_stems, self._context[i])
+            score = float(dense[i]) + cfg.lexical_weight * lexical + cfg.context_weight * around
+            if s_fmt != (fmt or self.base) and s_fmt != self.base:
+                score -= cfg.other_format_penalty
+            scored.append((score, float(dense[i]), lexical, i))
+        scored.sort(key=lambda t: -t[0])
+        out = []
+        for score, d, lexical, i in scored[:depth]:
+            node, prop = self.statements[i]
             exception = self._exception_applies(asking, prop)
-            out.append(
-                Scored(
-                    node,
-                    prop,
-                    score,
-                    dense,
-                    lexical,
-                    self._verdict(asking, prop, exception),
-                    exception,
-                )
-            )
-        out.sort(key=lambda s: -s.score)
+            verdict = self._verdict(asking, prop, exception)
+            out.append(Scored(node, prop, score, d, lexical, verdict, exception))
         return out
+
+    def candidates(
+        self, q: QuestionReading, fmt: str | None, qvec: np.ndarray | None
+    ) -> list[Scored]:
+        """The ranked statements that can speak to the question: none with a shared entity in
+        another role, none about another party, each saying something of what is asked."""
+        asking = q.asking
+        if asking is None:
+            return []
+        return [
+            s
+            for s in self.rank(q, fmt, qvec)
+            if not self._role_conflict(asking, s.prop)
+            and not self._other_party(asking, s.prop)
+            and self.speaks_to(asking, s.prop)
+        ]
 
     def decide(
         self,
@@ -299,17 +375,10 @@ class StatementMatcher:
         fmt: str | None,
         qvec: np.ndarray | None,
     ) -> Decision | None:
+        """The verdict of the best statement, or None when none scores `min_score`; statements
+        that disagree, scoring alike, decide nothing (verdict null, both cited)."""
         cfg = self.settings
-        asking = q.asking
-        if asking is None:
-            return None
-        ranked = [
-            s
-            for s in self.rank(q, fmt, qvec)[:40]
-            if not self._role_conflict(asking, s.prop)
-            and not self._other_party(asking, s.prop)
-            and self.speaks_to(asking, s.prop)
-        ]
+        ranked = self.candidates(q, fmt, qvec)
         if not ranked or ranked[0].score < cfg.min_score:
             return None
         best = ranked[0]
