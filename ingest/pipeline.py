@@ -12,7 +12,6 @@ from ingest.corpus import SourceDocument, corpus_hash, load_manifest
 from ingest.curated import load_cards, load_glossary
 from ingest.documents import REFINEMENTS, Parser, Refinement
 from ingest.extract import extract
-from ingest.relations import derive
 from ingest.statements import ReadStatements, read_statements
 from kb.card_names import common_words
 from kb.errors import IngestError
@@ -20,6 +19,7 @@ from kb.formats import Formats
 from kb.ids import format_id
 from kb.link import Entry, Linker
 from kb.model import TEXT_TYPES, Fact, Node
+from kb.reading.relations import derive
 
 
 @dataclass

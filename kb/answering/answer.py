@@ -15,6 +15,7 @@ from kb.answering.scope import Vocabulary, uncovered_topic
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.ids import concept_id, fold
+from kb.reading import QuestionReading
 from kb.reading import read_question as read_proposition
 from kb.reason import Decision, Step, Value
 from kb.reason.claims import (
@@ -120,6 +121,8 @@ class Answerer:
         self.calibration: Calibration | None = calibration.load()
         self.reasoners = enabled(kg)
         self.statements = StatementMatcher(kg, index, self.formats.base, statement_settings)
+        self._typed_key: tuple[object, ...] | None = None
+        self._typed_value: QuestionReading | None = None
         self.claimed_documents = frozenset(
             n.span.document for n in kg.of_type("Claim") if n.span is not None
         )
@@ -177,11 +180,20 @@ class Answerer:
         decision = with_illustrated_rules(self.kg, decision, hits, self._citable)
         return self._compose(q, decision, hits, k)
 
+    def _typed(self, q: Question) -> QuestionReading:
+        """The question read by kb.reading (once per question: the reading is cached)."""
+        key = (q.text, tuple((m.entity, m.start, m.end) for m in q.mentions), q.lang)
+        if self._typed_key != key:
+            lang = q.lang if q.lang in ("pt", "en") else None
+            self._typed_key, self._typed_value = key, read_proposition(q.text, q.mentions, lang)
+        assert self._typed_value is not None
+        return self._typed_value
+
     def _statement_match(self, q: Question) -> Decision | None:
         """The documents' statements, matched by role (kb.reason.statement_match)."""
         if self._unknown(q):
             return None
-        reading = read_proposition(q.text, q.mentions, q.lang if q.lang in ("pt", "en") else None)
+        reading = self._typed(q)
         qvec = self.index._query_vec(q.text) if self.index.embedder is not None else None
         return self.statements.decide(reading, q.format, qvec)
 
@@ -276,6 +288,15 @@ class Answerer:
         unit = None if q.yes_no else asked_unit(q.folded)  # "quantos pontos de vida" → lp
         depth = VALUE_DEPTH if unit else 12
         ranked = self.claims.rank(q.text, q.mentions, q.format, depth=depth, lang=q.lang)
+        # a claim whose sentence gives a card of the question another role (what is responded
+        # to, not what responds) is about another case: swapped roles never decide
+        typed = self._typed(q)
+        if typed.asking is not None:
+            ranked = [
+                m
+                for m in ranked
+                if m.node.span is None or not self.statements.swaps_roles(typed, m.node.span)
+            ]
         # The best claim must speak to the question; a lower one does not take its place unless
         # the two align alike (within TIE_MARGIN: the order between them is the embedding's noise)
         # and every word of the question is one the rules use. Of tied claims that speak, one

@@ -28,13 +28,16 @@ from functools import cached_property
 import numpy as np
 
 from kb.graph import KnowledgeGraph
-from kb.model import Node
+from kb.model import Node, Span
 from kb.reading.proposition import Proposition, Quantity, QuestionReading
+from kb.reading.relations import relations
 from kb.reason import Decision, Step
 from kb.reason.facts import EVERY_MONSTER, broader_chain
 from kb.search.index import SearchIndex
 
 PARTIES = frozenset({"opponent", "teammate", "team", "turn-player"})
+# Actions whose target is the other side of a relation (what is responded or chained to): the
+# ones `kb/reading/relations.yaml` reads as can_respond_to.
 # What a card is, as far as rules about classes go: its kinds, effect types, Summon kind, Spell
 # Speed and what it can do (negate Summons, negate activations …).
 _CARD_CLASSES = frozenset(
@@ -78,6 +81,7 @@ class StatementMatcher:
         settings: StatementSettings | None = None,
     ) -> None:
         self.settings = settings or StatementSettings()
+        self.directed_actions = frozenset(a for r in relations() for a in r.action)
         self.kg = kg
         self.index = index
         self.base = base_format
@@ -252,6 +256,14 @@ class StatementMatcher:
             for f in self.kg.out(card)
             if f.predicate in _CARD_CLASSES and f.object not in EVERY_MONSTER
         )
+
+    def swaps_roles(self, q: QuestionReading, span: Span) -> bool:
+        """The question asks what responds to what, and every statement read from the sentence
+        at `span` gives a card of the question (or a class of it) the other side."""
+        if q.asking is None or not q.asking.entities & self.directed_actions:
+            return False
+        found = [p for n, p in self.statements if n.span == span]
+        return bool(found) and all(self._role_conflict(q.asking, p) for p in found)
 
     @staticmethod
     def _other_party(q: Proposition, s: Proposition) -> bool:

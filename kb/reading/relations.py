@@ -1,4 +1,4 @@
-"""Typed facts derived from the statements every document was read into (kb/reading).
+"""Typed facts derived from the statements every document was read into.
 
 `kb/reading/relations.yaml` says which roles of which actions are which graph facts: "Spell
 Speed 2 … pode ser usado em resposta a Spell Speed 1 …, mas não a Spell Speed 3" gives
@@ -19,7 +19,7 @@ import yaml
 from kb.model import Fact, Node
 from kb.reading.proposition import Proposition
 
-RELATIONS = Path(__file__).resolve().parents[1] / "kb" / "reading" / "relations.yaml"
+RELATIONS = Path(__file__).resolve().parent / "relations.yaml"
 
 
 @dataclass(frozen=True)
