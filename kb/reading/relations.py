@@ -76,6 +76,7 @@ def derive(statements: Iterable[Node], glossary_facts: Iterable[Fact]) -> list[F
     for rel in relations():
         members = _narrower(broader, rel.kind)
         previous: tuple[tuple[int, int] | None, list[str]] = (None, [])
+        acted: tuple[int, int] | None = None  # the sentence whose clause named the action
         for node in statements:
             if node.span is None or node.parent is None:
                 continue
@@ -88,7 +89,12 @@ def derive(statements: Iterable[Node], glossary_facts: Iterable[Fact]) -> list[F
                 sources = previous[1]  # "…, mas não a X": the clause before's source
             if sources:
                 previous = (sentence, sources)
-            if not (prop.entities & rel.action) or prop.modality not in rel.modality:
+            names_action = bool(prop.entities & rel.action)
+            if names_action:
+                acted = sentence
+            elif not (acted == sentence and targets and not prop.stems):
+                continue  # (an elliptic "…, mas não a X" keeps the clause before's action)
+            if prop.modality not in rel.modality and names_action:
                 continue
             predicate = rel.negative if prop.negative else rel.predicate
             if predicate is None:

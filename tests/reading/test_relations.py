@@ -1,0 +1,60 @@
+"""Statements become graph facts by their roles (kb/reading/relations.yaml)."""
+
+from __future__ import annotations
+
+from kb.model import Fact, Node, Span
+from kb.reading import Span as Mention
+from kb.reading import read_sentence
+from kb.reading.relations import derive, relations
+
+SPEEDS = {
+    "Velocidade de Magia 1": "concept/spell-speed-1",
+    "Velocidade de Magia 2": "concept/spell-speed-2",
+    "Velocidade de Magia 3": "concept/spell-speed-3",
+}
+GLOSSARY = [Fact(c, "broader", "concept/spell-speed", None, "curated") for c in SPEEDS.values()]
+
+
+def statements(text: str) -> list[Node]:
+    mentions = []
+    for words, entity in SPEEDS.items():
+        at = text.find(words)
+        while at >= 0:
+            mentions.append(Mention(entity, at, at + len(words)))
+            at = text.find(words, at + 1)
+    at = text.find("resposta")
+    mentions.append(Mention("concept/response", at, at + len("resposta")))
+    span = Span("doc", 0, len(text))
+    out = []
+    for k, p in enumerate(read_sentence(text, mentions, "pt").propositions):
+        props = {**p.to_props(), "clause": [p.start, p.end]}
+        out.append(
+            Node(f"doc/p/st-{k}", "Statement", text=text, span=span, parent="doc/p", props=props)
+        )
+    return out
+
+
+def test_a_speed_responding_to_others_and_not_to_a_third() -> None:
+    text = (
+        "Efeitos de Velocidade de Magia 2 podem ser usados em resposta a Velocidade de Magia 1 "
+        "e Velocidade de Magia 2, mas não a Velocidade de Magia 3."
+    )
+    facts = {(f.subject, f.predicate, f.object) for f in derive(statements(text), GLOSSARY)}
+    assert facts == {
+        ("concept/spell-speed-2", "can_respond_to", "concept/spell-speed-1"),
+        ("concept/spell-speed-2", "can_respond_to", "concept/spell-speed-2"),
+        ("concept/spell-speed-2", "cannot_respond_to", "concept/spell-speed-3"),
+    }
+    assert all(
+        f.authority == "document" and f.source == "doc/p"
+        for f in derive(statements(text), GLOSSARY)
+    )
+
+
+def test_no_relation_without_its_action() -> None:
+    text = "Velocidade de Magia 2 é mais rápida que Velocidade de Magia 1."
+    assert derive(statements(text), GLOSSARY) == []
+
+
+def test_relations_are_data() -> None:
+    assert {r.predicate for r in relations()} >= {"can_respond_to"}
