@@ -60,6 +60,7 @@ test: lint types unit
 
 bench: install
 	$(BIN)/python -m bench.http --data $(DATA) $(BENCH_ARGS)
+	$(BIN)/python -m bench.reasoning --data $(DATA)
 
 clean:
 	rm -rf $(DATA) .pytest_cache .mypy_cache .ruff_cache

@@ -15,6 +15,7 @@ from kb.answering.scope import Vocabulary, uncovered_topic
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.ids import concept_id, fold
+from kb.model import Span
 from kb.reading import QuestionReading
 from kb.reading import read_question as read_proposition
 from kb.reason import Decision, Step, Value
@@ -557,6 +558,11 @@ class Answerer:
             positive = not positive
         if question_negated(q.text):
             positive = not positive
+        span = clause.hit.node.span
+        if positive and span is not None:
+            # the typed reading of the same sentence: another amount or kind than asked
+            at = Span(span.document, span.start + clause.start, span.start + clause.end)
+            positive = not self.statements.other_case(self._typed(q), at)
         verdict = "yes" if positive else "no"
         en = f"{'Yes' if positive else 'No'}. According to the rules: “{clause.text}”"
         pt = f"{'Sim' if positive else 'Não'}. Segundo as regras: “{clause.text}”"

@@ -312,7 +312,8 @@ def _content(toks: Iterable[Token], lang: Language) -> list[str]:
 def _quantities(toks: Sequence[Token], lang: Language) -> tuple[Quantity, ...]:
     """Numbers (digits or number words) with what they count and their bound. A number word
     that is also an article ("um", "uma") counts only after a bound ("mais de uma chain") or
-    where no word follows it ("melhor de um."); "vários X" is two or more X."""
+    "only" ("só com uma chain"), or where no word follows it ("melhor de um."); "vários X" is
+    two or more X."""
     out: list[Quantity] = []
     fw = lang.function_words
     words = _words(toks)
@@ -329,8 +330,10 @@ def _quantities(toks: Sequence[Token], lang: Language) -> tuple[Quantity, ...]:
             value = int(digits)
         elif t.word in lang.numbers:
             article = t.word in fw
+            only = any(_match(words, j, lang.modals["only"]) for j in range(max(0, i - 2), i))
             if (
                 not article
+                or only
                 or before
                 or below
                 or nxt is None
@@ -351,17 +354,24 @@ def _quantities(toks: Sequence[Token], lang: Language) -> tuple[Quantity, ...]:
 
 
 def _unit(toks: Sequence[Token], i: int, lang: Language) -> str:
-    """What the number at toks[i] counts: the word or entity right after it ("3 cópias", "2
-    Zonas de Monstro Extra"), or, with none there ("são 2 no campo"), the entity before it."""
+    """What the number at toks[i] counts: the first word or entity after it, past function
+    words, commas and repeated numbers ("3 cópias", "uma, e só uma, chain"), or, with none
+    before the clause ends ("são 2 no campo."), the entity before it."""
     fw = lang.function_words
-    for u in toks[i + 1 : i + 3]:
+    aside = False  # inside ", e só uma," before the counted word
+    for u in toks[i + 1 : i + 7]:
         if u.entity is not None:
             return f"@{u.entity}"
-        if u.word in _CUTS or u.word in _ENDS:
+        if u.word in _ENDS:
             break
-        if u.word not in fw and not u.word.isdigit():
-            return u.stem
-        break
+        if u.word in _CUTS:
+            aside = True
+            continue
+        if aside and (u.word in fw or u.word in lang.numbers or u.word.isdigit()):
+            continue
+        if u.word in fw:
+            break
+        return u.stem
     for u in reversed(toks[:i]):
         if u.entity is not None:
             return f"@{u.entity}"

@@ -265,6 +265,24 @@ class StatementMatcher:
         found = [p for n, p in self.statements if n.span == span]
         return bool(found) and all(self._role_conflict(q.asking, p) for p in found)
 
+    def other_case(self, q: QuestionReading, at: Span) -> bool:
+        """A statement read from the sentence holding `at` states another amount of what the
+        question counts, or a kind excluding the one it asks about: the question is another case
+        than the sentence's (read from the typed propositions, whatever decided the polarity)."""
+        if q.asking is None:
+            return False
+        found = [
+            p
+            for n, p in self.statements
+            if n.span is not None
+            and n.span.document == at.document
+            and n.span.start <= at.start < n.span.end
+        ]
+        return any(
+            not p.negative and (self._other_amount(q.asking, p) or self._other_kind(q.asking, p))
+            for p in found
+        )
+
     @staticmethod
     def _other_party(q: Proposition, s: Proposition) -> bool:
         return q.actor in PARTIES and s.actor in PARTIES and q.actor != s.actor
@@ -288,9 +306,14 @@ class StatementMatcher:
         """The statement speaks of a kind that excludes one the question asks about, and not of
         that one ("Dark Simorgh is non-inherent" to "is it an inherent Summon?")."""
         s_entities = s.entities
-        return any(
-            e not in s_entities and self.disjoint.get(e, set()) & s_entities for e in q.entities
-        )
+        for e in q.entities:
+            others = self.disjoint.get(e, set()) & s_entities
+            if e in s_entities or not others:
+                continue
+            # a statement listing kinds that exclude each other classifies; it is no other case
+            if not any(self.disjoint.get(o, set()) & others for o in others):
+                return True
+        return False
 
     def _same_unit(self, a: str, b: str) -> bool:
         """Two counted things are the same: the same stem, or entities one of which is a kind
