@@ -502,10 +502,13 @@ def read_sentence(
     text: str, mentions: Iterable[Mentioned] = (), lang: str | None = None
 ) -> Reading:
     """Read one sentence of a document into its propositions."""
-    mentions = list(mentions)
-    code = lang or guess_language(_WORD.findall(fold(text)))
-    data = language(code)
-    return Reading(text, code, _propositions(tokens(text, mentions, data), data))
+    data = _language_of(text, lang)
+    return Reading(text, data.code, _propositions(tokens(text, mentions, data), data))
+
+
+def _language_of(text: str, lang: str | None) -> Language:
+    """The data of `lang`, or of the language the text's function words say."""
+    return language(lang or guess_language(_WORD.findall(fold(text))))
 
 
 def _sentences(toks: list[Token]) -> list[list[Token]]:
@@ -575,9 +578,8 @@ def read_question(
     text: str, mentions: Iterable[Mentioned] = (), lang: str | None = None
 ) -> QuestionReading:
     """Read a question: its kind, its asking proposition and the set-up before it."""
-    mentions = list(mentions)
-    code = lang or guess_language(_WORD.findall(fold(text)))
-    data = language(code)
+    data = _language_of(text, lang)
+    code = data.code
     sents = _sentences(tokens(text, mentions, data))
     asking_i = max((i for i, s in enumerate(sents) if s[-1].word == "?"), default=len(sents) - 1)
     if not sents:
