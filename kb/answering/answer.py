@@ -16,7 +16,7 @@ from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.ids import concept_id, fold
 from kb.model import Span
-from kb.reading import QuestionReading
+from kb.reading import QuestionReading, read_sentence
 from kb.reading import read_question as read_proposition
 from kb.reason import Decision, Step, Value
 from kb.reason.claims import (
@@ -181,12 +181,17 @@ class Answerer:
         decision = with_illustrated_rules(self.kg, decision, hits, self._citable)
         return self._compose(q, decision, hits, k)
 
+    def _another_case(self, typed: QuestionReading, statement: str) -> bool:
+        """The claim statement, read by kb.reading, is about another case than the question."""
+        reading = read_sentence(statement, self.index.linker.link(statement))
+        return self.statements.another_case(typed, reading.propositions)
+
     def _typed(self, q: Question) -> QuestionReading:
         """The question read by kb.reading (once per question: the reading is cached)."""
-        key = (q.text, tuple((m.entity, m.start, m.end) for m in q.mentions), q.lang)
+        key = (q.text, tuple((m.entity, m.start, m.end) for m in q.mentions))
         if self._typed_key != key:
-            lang = q.lang if q.lang in ("pt", "en") else None
-            self._typed_key, self._typed_value = key, read_proposition(q.text, q.mentions, lang)
+            # the reader tells the language by the question's own function words
+            self._typed_key, self._typed_value = key, read_proposition(q.text, q.mentions)
         assert self._typed_value is not None
         return self._typed_value
 
@@ -298,6 +303,10 @@ class Answerer:
                 for m in ranked
                 if m.node.span is None or not self.statements.swaps_roles(typed, m.node.span)
             ]
+            # nor does a claim that would say yes about another amount, kind or end of an order
+            # ("resolves from the last activated" to "does the first activated resolve first?")
+            while ranked and ranked[0].verdict and self._another_case(typed, ranked[0].statement):
+                ranked = ranked[1:]
         # The best claim must speak to the question; a lower one does not take its place unless
         # the two align alike (within TIE_MARGIN: the order between them is the embedding's noise)
         # and every word of the question is one the rules use. Of tied claims that speak, one

@@ -55,6 +55,7 @@ class Language:
     more_than: frozenset[Phrase]
     at_most: frozenset[Phrase]
     several: frozenset[Phrase]
+    ordinals: dict[str, frozenset[Phrase]]
     numbers: dict[str, int]
     contractions: dict[str, str]
     stopwords: frozenset[str]
@@ -123,6 +124,7 @@ def language(code: str) -> Language:
         more_than=_phrases(raw.get("more_than")),
         at_most=_phrases(raw.get("at_most")),
         several=_phrases(raw.get("several")),
+        ordinals=_grouped(raw.get("ordinals")),
         numbers={fold(str(k)): int(v) for k, v in (raw.get("numbers") or {}).items()},
         contractions={str(k): str(v) for k, v in (raw.get("contractions") or {}).items()},
         stopwords=frozenset(fold(str(w)) for w in raw.get("stopwords") or ()),

@@ -68,6 +68,8 @@ class Proposition:
     conditions: tuple[Condition, ...] = ()
     quantities: tuple[Quantity, ...] = ()
     denied: frozenset[str] = frozenset()  # entities said not to be there or not used ("sem X")
+    ordinals: frozenset[str] = frozenset()  # ends of an order it names: "first", "last"
+    ordinal_scope: frozenset[str] = frozenset()  # what the ordinals stand next to (stems, @ids)
 
     @property
     def entities(self) -> frozenset[str]:
@@ -113,6 +115,8 @@ class Proposition:
             ],
             "quantities": [[q.value, q.unit, q.bound] for q in self.quantities],
             "denied": sorted(self.denied),
+            "ordinals": sorted(self.ordinals),
+            "ordinal_scope": sorted(self.ordinal_scope),
         }
 
     @classmethod
@@ -141,6 +145,8 @@ class Proposition:
             conditions=conditions,
             quantities=tuple(Quantity(int(q[0]), str(q[1]), q[2]) for q in p.get("quantities", [])),
             denied=frozenset(p.get("denied", [])),
+            ordinals=frozenset(p.get("ordinals", [])),
+            ordinal_scope=frozenset(p.get("ordinal_scope", [])),
         )
 
 

@@ -441,6 +441,7 @@ def _proposition(main: _Clause, deps: list[_Clause], lang: Language) -> Proposit
         for d in deps
     )
     all_toks = [*toks, *(t for d in deps for t in d.toks)]
+    ordinals = _ordinals(all_toks, lang)
     denied = _denied(all_toks, lang)
     return Proposition(
         start=min(t.start for t in toks),
@@ -456,7 +457,23 @@ def _proposition(main: _Clause, deps: list[_Clause], lang: Language) -> Proposit
         conditions=conditions,
         quantities=_quantities(all_toks, lang),
         denied=denied,
+        ordinals=frozenset(end for end, _ in ordinals),
+        ordinal_scope=frozenset(item for _, scope in ordinals for item in scope),
     )
+
+
+def _ordinals(toks: Sequence[Token], lang: Language) -> list[tuple[str, frozenset[str]]]:
+    """Each end of an order named ("first", "last") with what stands within three words of it:
+    "a primeira carta ativada" → first, {cart, @activation}."""
+    words = _words(toks)
+    out = []
+    for i in range(len(toks)):
+        for end, phrases in lang.ordinals.items():
+            if _match(words, i, phrases):
+                near = [*toks[max(0, i - 3) : i], *toks[i + 1 : i + 4]]
+                scope = {f"@{t.entity}" for t in near if t.entity} | set(_content(near, lang))
+                out.append((end, frozenset(scope)))
+    return out
 
 
 def _denied(toks: Sequence[Token], lang: Language) -> frozenset[str]:

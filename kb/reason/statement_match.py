@@ -278,9 +278,21 @@ class StatementMatcher:
             and n.span.document == at.document
             and n.span.start <= at.start < n.span.end
         ]
+        return self.another_case(q, found)
+
+    def another_case(self, q: QuestionReading, props: Iterable[Proposition]) -> bool:
+        """One of the positive propositions states another amount of what the question counts,
+        a kind excluding the one it asks about, or the other end of an order."""
+        if q.asking is None:
+            return False
         return any(
-            not p.negative and (self._other_amount(q.asking, p) or self._other_kind(q.asking, p))
-            for p in found
+            not p.negative
+            and (
+                self._other_amount(q.asking, p)
+                or self._other_kind(q.asking, p)
+                or _other_end(q.asking, p)
+            )
+            for p in props
         )
 
     @staticmethod
@@ -334,7 +346,9 @@ class StatementMatcher:
 
     def _verdict(self, q: Proposition, s: Proposition, exception: bool) -> str | None:
         negative = s.negative != exception
-        if not negative and (self._other_kind(q, s) or self._other_amount(q, s)):
+        if not negative and (
+            self._other_kind(q, s) or self._other_amount(q, s) or _other_end(q, s)
+        ):
             negative = True
         if q.modality == "must" and s.modality in ("can", "fact") and not negative:
             return None  # "it may" does not say "it must"
@@ -432,6 +446,18 @@ class StatementMatcher:
         if rivals:
             return _disagreement(best, rivals[0])
         return _yes_no_decision(best)
+
+
+def _other_end(q: Proposition, s: Proposition) -> bool:
+    """The statement names one end of an order and the question only the other, of the same
+    thing ("resolves from the card activated last" to "does the first card activated resolve
+    first?"; not "the last player to activate" to "may the opponent respond first?")."""
+    return bool(
+        q.ordinals
+        and s.ordinals
+        and not q.ordinals & s.ordinals
+        and q.ordinal_scope & s.ordinal_scope
+    )
 
 
 def _compatible(q: Quantity, s: Quantity, restrictive: bool) -> bool:

@@ -114,3 +114,9 @@ def test_statements_that_disagree_decide_nothing() -> None:
 def test_a_question_naming_only_cards_asks_nothing() -> None:
     m = matcher("Pot of Greed pode ser ativado durante a Damage Step.")
     assert ask(m, "Pot of Greed Pot of Greed?") is None
+
+
+def test_the_other_end_of_an_order_is_another_case() -> None:
+    m = matcher("A corrente é resolvida a partir do card ativado por último.")
+    assert ask(m, "O card ativado por último é resolvido primeiro na corrente?") == "yes"
+    assert ask(m, "O primeiro card ativado é resolvido primeiro na corrente?") == "no"
