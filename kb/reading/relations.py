@@ -31,6 +31,8 @@ class Relation:
     sources: frozenset[str]
     targets: frozenset[str]
     kind: str
+    to_kind: str  # the kind of the targets (the source's kind when not given)
+    topic: bool  # a clause with no source takes the document's last subject of the kind
 
 
 @cache
@@ -45,6 +47,8 @@ def relations() -> tuple[Relation, ...]:
             sources=frozenset(r["from"]),
             targets=frozenset(r["to"]),
             kind=r["kind"],
+            to_kind=r.get("to_kind", r["kind"]),
+            topic=bool(r.get("topic", False)),
         )
         for r in raw["relations"]
     )
@@ -66,6 +70,20 @@ def _narrower(broader: dict[str, set[str]], kind: str) -> frozenset[str]:
     return frozenset(out)
 
 
+def _under(broader: dict[str, set[str]], entity: str, tops: list[str]) -> bool:
+    """`entity` is one of `tops` or narrower than one of them."""
+    seen: set[str] = set()
+    todo = [entity]
+    while todo:
+        e = todo.pop()
+        if e in tops:
+            return True
+        if e not in seen:
+            seen.add(e)
+            todo += broader.get(e, ())
+    return False
+
+
 def derive(statements: Iterable[Node], glossary_facts: Iterable[Fact]) -> list[Fact]:
     """The relation facts the statements state, in statement order, each once."""
     broader: dict[str, set[str]] = {}
@@ -75,20 +93,35 @@ def derive(statements: Iterable[Node], glossary_facts: Iterable[Fact]) -> list[F
     out: dict[tuple[str, str, str], Fact] = {}
     for rel in relations():
         members = _narrower(broader, rel.kind)
+        to_members = _narrower(broader, rel.to_kind)
         previous: tuple[tuple[int, int] | None, list[str]] = (None, [])
         acted: tuple[int, int] | None = None  # the sentence whose clause named the action
+        topic: list[str] = []  # the kind the document last made a subject of
         for node in statements:
             if node.span is None or node.parent is None:
                 continue
             start, end = node.props.get("clause") or (node.span.start, node.span.end)
             prop = Proposition.from_props(start, end, node.props)
             sentence = (node.span.start, node.span.end)
-            sources = [e for e, r in prop.roles if r in rel.sources and e in members]
-            targets = [e for e, r in prop.roles if r in rel.targets and e in members]
+            subjects = [e for e, r in prop.roles if r == "subject" and e in members]
+            sources = [
+                e
+                for e, r in prop.roles
+                if r in rel.sources and e in members and e not in rel.action
+            ]
+            targets = [
+                e
+                for e, r in prop.roles
+                if r in rel.targets and e in to_members and e not in rel.action
+            ]
             if not sources and previous[0] == sentence:
                 sources = previous[1]  # "…, mas não a X": the clause before's source
+            if not sources and rel.topic:
+                sources = topic  # a bullet without a subject of its own
             if sources:
                 previous = (sentence, sources)
+            if subjects and not all(_under(broader, e, topic) for e in subjects):
+                topic = subjects  # a kind of the topic ("Contact Fusions" under "inerentes") keeps it
             names_action = bool(prop.entities & rel.action)
             if names_action:
                 acted = sentence

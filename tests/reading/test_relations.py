@@ -58,3 +58,50 @@ def test_no_relation_without_its_action() -> None:
 
 def test_relations_are_data() -> None:
     assert {r.predicate for r in relations()} >= {"can_respond_to"}
+
+
+def test_a_bullet_without_a_subject_speaks_of_the_documents_topic() -> None:
+    """ "Os inerentes são aqueles …" then "-PODEM ser negados por efeitos que negam …": the
+    bullet's Summon kind is the one the document last made its subject; a kind of it (Contact
+    Fusions, listed under it) keeps the topic."""
+    glossary = [
+        Fact(
+            "concept/inherent-special-summon", "broader", "concept/special-summon", None, "curated"
+        ),
+        Fact(
+            "concept/contact-fusion", "broader", "concept/inherent-special-summon", None, "curated"
+        ),
+        Fact("concept/summon-negation", "broader", "concept/negation", None, "curated"),
+    ]
+    names = {
+        "Os inerentes": "concept/inherent-special-summon",
+        "Contact Fusions": "concept/contact-fusion",
+        "negados": "concept/negation",
+        "negam special summon": "concept/summon-negation",
+    }
+    texts = [
+        "Os inerentes são aqueles que se invocam sozinhos.",
+        "Contact Fusions são exemplos.",
+        "-PODEM ser negados por efeitos que negam special summon.",
+    ]
+    nodes, start = [], 0
+    for k, text in enumerate(texts):
+        mentions = [
+            Mention(e, text.index(w), text.index(w) + len(w)) for w, e in names.items() if w in text
+        ]
+        span = Span("doc", start, start + len(text))
+        for p in read_sentence(text, mentions, "pt").propositions:
+            props = {**p.to_props(), "clause": [start + p.start, start + p.end]}
+            nodes.append(
+                Node(
+                    f"doc/p{k}/st",
+                    "Statement",
+                    text=text,
+                    span=span,
+                    parent=f"doc/p{k}",
+                    props=props,
+                )
+            )
+        start += len(text) + 1
+    facts = {(f.subject, f.predicate, f.object) for f in derive(nodes, glossary)}
+    assert facts == {("concept/inherent-special-summon", "negatable_by", "concept/summon-negation")}
