@@ -121,7 +121,9 @@ def derive(statements: Iterable[Node], glossary_facts: Iterable[Fact]) -> list[F
             if sources:
                 previous = (sentence, sources)
             if subjects and not all(_under(broader, e, topic) for e in subjects):
-                topic = subjects  # a kind of the topic ("Contact Fusions" under "inerentes") keeps it
+                topic = (
+                    subjects  # a kind of the topic ("Contact Fusions" under "inerentes") keeps it
+                )
             names_action = bool(prop.entities & rel.action)
             if names_action:
                 acted = sentence
