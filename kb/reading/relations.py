@@ -120,10 +120,10 @@ def derive(statements: Iterable[Node], glossary_facts: Iterable[Fact]) -> list[F
                 sources = topic  # a bullet without a subject of its own
             if sources:
                 previous = (sentence, sources)
+            # a new subject becomes the topic, unless it is a kind of the topic ("Contact
+            # Fusions" listed under "inerentes")
             if subjects and not all(_under(broader, e, topic) for e in subjects):
-                topic = (
-                    subjects  # a kind of the topic ("Contact Fusions" under "inerentes") keeps it
-                )
+                topic = subjects
             names_action = bool(prop.entities & rel.action)
             if names_action:
                 acted = sentence
