@@ -27,6 +27,8 @@ class Relation:
     predicate: str
     negative: str | None
     action: frozenset[str]
+    members: bool  # a bullet naming only `member_kind` kinds: each is `predicate` the topic
+    member_kind: str | None
     modality: frozenset[str]
     sources: frozenset[str]
     targets: frozenset[str]
@@ -42,10 +44,12 @@ def relations() -> tuple[Relation, ...]:
         Relation(
             predicate=r["predicate"],
             negative=r.get("negative"),
-            action=frozenset(r["action"]),
-            modality=frozenset(r["modality"]),
-            sources=frozenset(r["from"]),
-            targets=frozenset(r["to"]),
+            action=frozenset(r.get("action", ())),
+            members=bool(r.get("members", False)),
+            member_kind=r.get("member_kind"),
+            modality=frozenset(r.get("modality", ())),
+            sources=frozenset(r.get("from", ())),
+            targets=frozenset(r.get("to", ())),
             kind=r["kind"],
             to_kind=r.get("to_kind", r["kind"]),
             topic=bool(r.get("topic", False)),
@@ -84,6 +88,37 @@ def _under(broader: dict[str, set[str]], entity: str, tops: list[str]) -> bool:
     return False
 
 
+def _members(rel: Relation, statements: Iterable[Node], broader: dict[str, set[str]]) -> list[Fact]:
+    """Bullets that only name kinds of `member_kind` ("-Synchros"), each `predicate` the topic
+    (the `kind` the document last made a subject)."""
+    kinds = _narrower(broader, rel.kind)
+    member_kinds = _narrower(broader, rel.member_kind or rel.kind)
+    topic: list[str] = []
+    out: list[Fact] = []
+    for node in statements:
+        if node.span is None or node.parent is None:
+            continue
+        start, end = node.props.get("clause") or (node.span.start, node.span.end)
+        prop = Proposition.from_props(start, end, node.props)
+        entities = prop.entities
+        if (
+            topic
+            and entities
+            and entities <= member_kinds
+            and not prop.stems
+            and not prop.negative
+            and prop.modality == "fact"
+        ):
+            out += [
+                Fact(e, rel.predicate, t, node.parent, "document") for e in entities for t in topic
+            ]
+            continue
+        subjects = [e for e, r in prop.roles if r == "subject" and e in kinds]
+        if subjects and not all(_under(broader, e, topic) for e in subjects):
+            topic = subjects
+    return out
+
+
 def derive(statements: Iterable[Node], glossary_facts: Iterable[Fact]) -> list[Fact]:
     """The relation facts the statements state, in statement order, each once."""
     broader: dict[str, set[str]] = {}
@@ -92,6 +127,10 @@ def derive(statements: Iterable[Node], glossary_facts: Iterable[Fact]) -> list[F
             broader.setdefault(f.subject, set()).add(f.object)
     out: dict[tuple[str, str, str], Fact] = {}
     for rel in relations():
+        if rel.members:
+            for fact in _members(rel, statements, broader):
+                out.setdefault((fact.subject, fact.predicate, fact.object), fact)
+            continue
         members = _narrower(broader, rel.kind)
         to_members = _narrower(broader, rel.to_kind)
         previous: tuple[tuple[int, int] | None, list[str]] = (None, [])

@@ -105,3 +105,32 @@ def test_a_bullet_without_a_subject_speaks_of_the_documents_topic() -> None:
         start += len(text) + 1
     facts = {(f.subject, f.predicate, f.object) for f in derive(nodes, glossary)}
     assert facts == {("concept/inherent-special-summon", "negatable_by", "concept/summon-negation")}
+
+
+def test_bullets_naming_kinds_of_monster_list_what_the_topic_summons() -> None:
+    glossary = [
+        Fact(
+            "concept/inherent-special-summon", "broader", "concept/special-summon", None, "curated"
+        ),
+        Fact("concept/synchro-monster", "broader", "concept/monster-card", None, "curated"),
+    ]
+    texts = {
+        "Os inerentes são aqueles que se invocam sozinhos.": {
+            "Os inerentes": "concept/inherent-special-summon"
+        },
+        "-Synchros": {"Synchros": "concept/synchro-monster"},
+        "-Synchros não são isso": {"Synchros": "concept/synchro-monster"},
+    }
+    nodes, start = [], 0
+    for k, (text, names) in enumerate(texts.items()):
+        mentions = [Mention(e, text.index(w), text.index(w) + len(w)) for w, e in names.items()]
+        span = Span("doc", start, start + len(text))
+        for p in read_sentence(text, mentions, "pt").propositions:
+            props = {**p.to_props(), "clause": [start + p.start, start + p.end]}
+            node = Node(f"doc/p{k}/st", "Statement", text=text, span=span, parent=f"doc/p{k}")
+            nodes.append(
+                Node(node.id, node.type, text=text, span=span, parent=node.parent, props=props)
+            )
+        start += len(text) + 1
+    facts = {(f.subject, f.predicate, f.object) for f in derive(nodes, glossary)}
+    assert facts == {("concept/synchro-monster", "summoned_by", "concept/inherent-special-summon")}
