@@ -122,8 +122,8 @@ class Answerer:
         self.calibration: Calibration | None = calibration.load()
         self.reasoners = enabled(kg)
         self.statements = StatementMatcher(kg, index, self.formats.base, statement_settings)
-        self._typed_key: tuple[object, ...] | None = None
-        self._typed_value: QuestionReading | None = None
+        # the last question read by kb.reading: one attribute, replaced whole (threads share it)
+        self._typed_last: tuple[tuple[object, ...], QuestionReading] | None = None
         self.claimed_documents = frozenset(
             n.span.document for n in kg.of_type("Claim") if n.span is not None
         )
@@ -189,11 +189,13 @@ class Answerer:
     def _typed(self, q: Question) -> QuestionReading:
         """The question read by kb.reading (once per question: the reading is cached)."""
         key = (q.text, tuple((m.entity, m.start, m.end) for m in q.mentions))
-        if self._typed_key != key:
-            # the reader tells the language by the question's own function words
-            self._typed_key, self._typed_value = key, read_proposition(q.text, q.mentions)
-        assert self._typed_value is not None
-        return self._typed_value
+        last = self._typed_last
+        if last is not None and last[0] == key:
+            return last[1]
+        # the reader tells the language by the question's own function words
+        reading = read_proposition(q.text, q.mentions)
+        self._typed_last = (key, reading)
+        return reading
 
     def _statement_match(self, q: Question) -> Decision | None:
         """The documents' statements, matched by role (kb.reason.statement_match)."""
