@@ -18,8 +18,8 @@ from fastapi import FastAPI
 from starlette.routing import Match, Route
 from starlette.types import Scope
 
-from kb.card_search import type_choices
-from kb.card_service import Need
+from kb.cards.search import type_choices
+from kb.cards.service import Need
 from kb.model import RETRIEVABLE_TYPES
 from kb.presentation.quiz import MAX_QUESTIONS, MAX_SEED
 from kb.service import RulingsService

@@ -21,8 +21,8 @@ from typing import Any
 
 import yaml
 
-from kb.card_service import CardService
-from kb.carddb import CardRecord, parse_table
+from kb.cards.service import CardService
+from kb.cards.table import CardRecord, parse_table
 from kb.formats import Formats, parse_specs
 from kb.graph import KnowledgeGraph
 from kb.ids import fold

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from ingest.curated import CAPABILITY
-from kb.carddb import CardRecord, parse_table
-from kb.cards import node_props
+from kb.cards.nodes import node_props
+from kb.cards.table import CardRecord, parse_table
 from kb.errors import IngestError
 from kb.ids import concept_id
 from kb.link import Entry

@@ -45,6 +45,10 @@ _BUILD_CODE = (
     *sorted((Path(__file__).resolve().parents[1] / "kb" / "reading").rglob("*.py")),
     *sorted((Path(__file__).resolve().parents[1] / "kb" / "reading").rglob("*.yaml")),
     *(
+        Path(__file__).resolve().parents[1] / "kb" / "cards" / name
+        for name in ("names.py", "nodes.py", "table.py")
+    ),
+    *(
         Path(__file__).resolve().parents[1] / "kb" / name
         for name in (
             "model.py",

@@ -13,7 +13,7 @@ from ingest.curated import load_cards, load_glossary
 from ingest.documents import REFINEMENTS, Parser, Refinement
 from ingest.extract import extract
 from ingest.statements import ReadStatements, read_statements
-from kb.card_names import common_words
+from kb.cards.names import common_words
 from kb.errors import IngestError
 from kb.formats import Formats
 from kb.ids import format_id

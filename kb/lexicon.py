@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kb.card_names import common_words, everyday_words
+from kb.cards.names import common_words, everyday_words
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.link import Entry, Linker, lexicon_words

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from rapidfuzz import fuzz, process
 
-from kb.card_names import CardNames, everyday_words, name_words, quoted
+from kb.cards.names import CardNames, everyday_words, name_words, quoted
 from kb.ids import fold
 from kb.model import Mention
 
@@ -69,7 +69,7 @@ class Linker:
         everyday: frozenset[str] | None = None,
     ) -> None:
         """`entries` are matched by one pattern; `many` (the card database: thousands of names)
-        by a word index (`kb.card_names`), where names made of `common_words` must be quoted or
+        by a word index (`kb.cards.names`), where names made of `common_words` must be quoted or
         capitalised. A surface `entries` has is never one of `many`'s. `everyday`: the everyday
         words among every surface's words (`lexicon_words`); worked out here when not given."""
         self.entries: dict[str, Entry] = {}

@@ -13,7 +13,7 @@ from rdflib import Graph
 
 from kb.answering.answer import Answerer
 from kb.answering.cache import AnswerCache, answer_key
-from kb.card_service import CardService
+from kb.cards.service import CardService
 from kb.config import Settings
 from kb.errors import InvalidQuery, NotFound, empty, out_of_range, too_long, unknown_value
 from kb.formats import Formats
@@ -329,7 +329,7 @@ class RulingsService:
             ],
         }
 
-    # --- cards (kb.card_service: one method per route and command) ---------------------------
+    # --- cards (kb.cards.service: one method per route and command) ---------------------------
     @cached_property
     def card_service(self) -> CardService:
         """Card search, legality, lists and deck checks over the graph's cards (built on first use)."""

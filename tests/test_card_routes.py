@@ -16,13 +16,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from cards.test_banlist import CARD_TABLE, sample_records
 from fastapi.testclient import TestClient
-from test_banlist import CARD_TABLE, sample_records
 from typer.testing import CliRunner
 
 from api.app import create_app
 from api.cli import app as cli_app
-from kb.card_service import CardService
+from kb.cards.service import CardService
 from kb.formats import FormatSpec
 from kb.service import RulingsService
 

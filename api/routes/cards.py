@@ -17,10 +17,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from api.contract import fixed, mark
 from api.errors import error_responses
-from kb.banlist import Banlist, Legality
-from kb.card_search import CardSearchResult
-from kb.card_service import MAX_DUELIST_DECKS
-from kb.deck import DeckReport
+from kb.cards.banlist import Banlist, Legality
+from kb.cards.deck import DeckReport
+from kb.cards.search import CardSearchResult
+from kb.cards.service import MAX_DUELIST_DECKS
 from kb.errors import InvalidQuery
 from kb.service import RulingsService
 

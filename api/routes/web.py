@@ -36,7 +36,7 @@ from rapidfuzz import process
 
 from api.doc_layout import document_layout
 from api.errors import error_responses
-from kb.carddb import CardRecord
+from kb.cards.table import CardRecord
 from kb.errors import InvalidQuery, NotFound, out_of_range, too_long, unknown_value
 from kb.graph import KnowledgeGraph
 from kb.ids import fold

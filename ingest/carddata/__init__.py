@@ -1,4 +1,4 @@
-"""Card data importers: the whole card database as the card-facts table (`kb.carddb`).
+"""Card data importers: the whole card database as the card-facts table (`kb.cards.table`).
 
 Readers of public formats (`sqlite_source`, `yaml_yugi`, `ygoprodeck`, `lflist`), the merge of
 their drafts (`merge`), the mechanics inferred from card texts (`effects`, `mechanics`,

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ingest.curated import CAPABILITY, load_cards
-from kb.carddb import CardRecord
+from kb.cards.table import CardRecord
 from kb.model import Node
 
 SCORED = ("special_summon", "negation")

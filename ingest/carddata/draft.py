@@ -6,7 +6,7 @@ dropped (the committed table holds no card text). Fields a source does not give 
 merge can tell "unknown" from "empty".
 
 The vocabulary helpers here map the sources' spellings ("Quick-Play", "Effect Monster",
-"Warrior / Union / Effect") onto the table's (`kb.carddb`).
+"Warrior / Union / Effect") onto the table's (`kb.cards.table`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from kb.carddb import CARD_TYPES, MONSTER_CLASSES, PROPERTIES
+from kb.cards.table import CARD_TYPES, MONSTER_CLASSES, PROPERTIES
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from ingest.carddata.merge import CardMerger
 from ingest.carddata.sqlite_source import read_sqlite
 from ingest.carddata.yaml_yugi import is_yaml_yugi, load_json, read_yaml_yugi
 from ingest.carddata.ygoprodeck import drafts_of, is_ygoprodeck, language_of
-from kb.carddb import CardRecord, format_table, parse_table
+from kb.cards.table import CardRecord, format_table, parse_table
 from kb.errors import IngestError
 
 FORMATS = ("sqlite", "yaml-yugi", "ygoprodeck", "lflist")

@@ -160,7 +160,7 @@ def _summons_itself(found: list[Clause], lex: Lexicon) -> bool:
 
 
 def negations(found: list[Clause], lex: Lexicon) -> tuple[str, ...]:
-    """What the card's effects negate, in kb.carddb.NEGATES vocabulary."""
+    """What the card's effects negate, in kb.cards.table.NEGATES vocabulary."""
     out: list[str] = []
 
     def add(*values: str) -> None:

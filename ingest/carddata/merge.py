@@ -20,7 +20,7 @@ from typing import Any
 
 from ingest.carddata.draft import CardDraft, LimitList, is_flavour, settle_normal_effect
 from ingest.carddata.mechanics import CardFacts, infer
-from kb.carddb import CardRecord
+from kb.cards.table import CardRecord
 from kb.errors import IngestError
 from kb.ids import fold, slugify
 

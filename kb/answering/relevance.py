@@ -20,7 +20,7 @@ from functools import lru_cache
 
 import Stemmer
 
-from kb.card_names import GAME_WORDS
+from kb.cards.names import GAME_WORDS
 from kb.formats import FormatSpec
 from kb.graph import KnowledgeGraph
 from kb.ids import fold

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from kb.answering.relevance import CHAT_WORDS, FUNCTION_WORDS
-from kb.card_names import GAME_WORDS
+from kb.cards.names import GAME_WORDS
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.ids import fold

@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from api.cli_cards import cards_app
 from ingest.carddata import fetch_cards, import_cards
-from kb.carddb import parse_table
+from kb.cards.table import parse_table
 from kb.errors import IngestError
 
 

@@ -14,7 +14,7 @@ from carddata_support import CARDDATA, REPO  # type: ignore[import-not-found]
 
 from ingest.carddata.importer import ImportResult, import_cards
 from ingest.carddata.regenerate import regenerate
-from kb.carddb import parse_table
+from kb.cards.table import parse_table
 
 TABLE = REPO / "corpus" / "carddb" / "cards.tsv"
 REPORT = REPO / "corpus" / "carddb" / "agreement.md"

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_banlist import (
+
+from cards.test_banlist import (
     PAIRS,
     RETRO,
     listing_format,
@@ -20,16 +21,15 @@ from test_banlist import (
     sample_graph,
     sample_records,
 )
-
-from kb.banlist import RuleSources
-from kb.card_search import CardIndex
-from kb.carddb import CardRecord
-from kb.deck import DeckReport, check_deck, check_decks, parse_deck
+from kb.cards.banlist import RuleSources
+from kb.cards.deck import DeckReport, check_deck, check_decks, parse_deck
+from kb.cards.search import CardIndex
+from kb.cards.table import CardRecord
 from kb.errors import InvalidQuery
 from kb.formats import FormatSpec
 from kb.graph import KnowledgeGraph
 
-DECKS = Path(__file__).parent / "data" / "decks"
+DECKS = Path(__file__).resolve().parents[1] / "data" / "decks"
 FILLER = [f"Plain Monster {i:02d}" for i in range(1, 41)]
 
 

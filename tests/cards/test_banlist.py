@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kb.banlist import (
+from kb.cards.banlist import (
     RuleSources,
     banlist,
     check_card_fields,
@@ -25,13 +25,13 @@ from kb.banlist import (
     limit_of,
     status_of,
 )
-from kb.carddb import CardRecord, parse_table
+from kb.cards.table import CardRecord, parse_table
 from kb.errors import InvalidQuery
 from kb.formats import BanlistSpec, DeckSizes, Formats, FormatSpec, parse_specs, spec_from_node
 from kb.graph import KnowledgeGraph
 from kb.model import Fact, Node, Span
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 CARD_TABLE = REPO / "corpus" / "carddb" / "cards.tsv"
 CARDDATA = REPO.parent / "shared" / "carddata"
 SIZES = DeckSizes(40, 60, 15, 15)

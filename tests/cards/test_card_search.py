@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_banlist import (
+
+from cards.test_banlist import (
     RETRO,
     listing_format,
     real_formats,
@@ -15,10 +16,9 @@ from test_banlist import (
     sample_graph,
     sample_records,
 )
-
-from kb.banlist import in_pool
-from kb.card_search import CardIndex, normalize
-from kb.card_service import CardService
+from kb.cards.banlist import in_pool
+from kb.cards.search import CardIndex, normalize
+from kb.cards.service import CardService
 from kb.errors import InvalidQuery, NotFound
 
 SAMPLE = sample_records()

@@ -28,7 +28,7 @@ from functools import lru_cache
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 from rapidfuzz import fuzz, process
 
-from kb.carddb import CARD_TYPES, MONSTER_CLASSES, CardRecord
+from kb.cards.table import CARD_TYPES, MONSTER_CLASSES, CardRecord
 from kb.ids import fold
 
 _WORD = re.compile(r"[a-z0-9]+")

@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from kb.carddb import CardRecord
+from kb.cards.table import CardRecord
 from kb.errors import InvalidQuery
 from kb.formats import FormatSpec
 from kb.graph import KnowledgeGraph

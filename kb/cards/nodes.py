@@ -1,6 +1,6 @@
 """Cards as the graph holds them: every `Card` node read back as a `CardRecord`.
 
-A Card node comes from the card-facts table (`kb.carddb`), from the curated table of the cards the
+A Card node comes from the card-facts table (`kb.cards.table`), from the curated table of the cards the
 documents name, or both (curated wins where they disagree). Its props carry the record's fields
 under the same names, except `monster_classes` (`monster_types` on the node, the curated name) and
 the names (the node's labels).
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
-from kb.carddb import CardRecord
+from kb.cards.table import CardRecord
 from kb.graph import KnowledgeGraph
 from kb.model import Node
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from typing import Literal
 
-from kb.banlist import (
+from kb.cards.banlist import (
     Banlist,
     Legality,
     RuleSources,
@@ -25,10 +25,10 @@ from kb.banlist import (
     lflist,
     status_of,
 )
-from kb.card_search import CardIndex, CardSearchResult, type_choices
-from kb.carddb import CardRecord
-from kb.cards import card_records
-from kb.deck import DeckReport, check_decks
+from kb.cards.deck import DeckReport, check_decks
+from kb.cards.nodes import card_records
+from kb.cards.search import CardIndex, CardSearchResult, type_choices
+from kb.cards.table import CardRecord
 from kb.errors import InvalidQuery, NotFound, empty, out_of_range, too_long, unknown_value
 from kb.formats import Formats, FormatSpec
 from kb.graph import KnowledgeGraph

@@ -8,7 +8,7 @@ clearly best match is taken and listed under `resolved`.
 The checks are the spec's declarations (`kb.formats`): deck sizes, the card pool, the
 Forbidden & Limited list counted across Main+Extra+Side, three copies otherwise, and Extra Deck
 monsters (Fusion, Synchro, Xyz, Link) only in the Extra Deck. Each violation cites its rule
-(`kb.banlist.RuleSources`). A format played with one deck per duelist (Tag Duel) checks each
+(`kb.cards.banlist.RuleSources`). A format played with one deck per duelist (Tag Duel) checks each
 duelist's deck on its own.
 """
 
@@ -21,9 +21,9 @@ from typing import Literal
 
 from pydantic import Field
 
-from kb.banlist import Closed, RuleSources, Source, in_pool, limit_of
-from kb.card_search import CardIndex, normalize
-from kb.carddb import CardRecord
+from kb.cards.banlist import Closed, RuleSources, Source, in_pool, limit_of
+from kb.cards.search import CardIndex, normalize
+from kb.cards.table import CardRecord
 from kb.errors import InvalidQuery
 from kb.formats import FormatSpec
 
