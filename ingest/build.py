@@ -10,7 +10,7 @@ from ingest.corpus import corpus_hash
 from ingest.pipeline import ingest_corpus
 from kb.errors import ArtifactError, IngestError
 from kb.graph import KnowledgeGraph
-from kb.lexicon import everyday_lexicon
+from kb.reading.lexicon import everyday_lexicon
 from kb.store import Artifact, load_artifact, remove_abandoned, write_artifact
 
 log = logging.getLogger(__name__)

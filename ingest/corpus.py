@@ -40,27 +40,22 @@ class Manifest:
 
 
 # The code a build's content depends on: a change to a parser or the data model rebuilds the KB.
+_KB = Path(__file__).resolve().parents[1] / "kb"
 _BUILD_CODE = (
     *sorted((Path(__file__).resolve().parent).rglob("*.py")),
-    *sorted((Path(__file__).resolve().parents[1] / "kb" / "reading").rglob("*.py")),
-    *sorted((Path(__file__).resolve().parents[1] / "kb" / "reading").rglob("*.yaml")),
+    # the sentence reader and its language data; the question reader is not part of a build
     *(
-        Path(__file__).resolve().parents[1] / "kb" / "cards" / name
-        for name in ("names.py", "nodes.py", "table.py")
+        _KB / "reading" / name
+        for name in ("__init__.py", "language.py", "proposition.py", "reader.py")
     ),
+    *(_KB / "reading" / name for name in ("relations.py", "negation.py", "lexicon.py")),
+    *sorted((_KB / "reading").rglob("*.yaml")),
+    *(_KB / "cards" / name for name in ("names.py", "nodes.py", "table.py")),
     *(
-        Path(__file__).resolve().parents[1] / "kb" / name
-        for name in (
-            "model.py",
-            "ids.py",
-            "text.py",
-            "link.py",
-            "formats.py",
-            "analysis.py",
-            "negation.py",
-            "graph.py",
-        )
+        _KB / name
+        for name in ("model.py", "ids.py", "text.py", "link.py", "formats.py", "graph.py")
     ),
+    _KB / "search" / "analysis.py",
 )
 
 

@@ -18,7 +18,6 @@ from kb.config import Settings
 from kb.errors import InvalidQuery, NotFound, empty, out_of_range, too_long, unknown_value
 from kb.formats import Formats
 from kb.graph import node_record
-from kb.lexicon import linker_for
 from kb.linked_data.rdf import describe_node, serialize, to_rdf, vocabulary
 from kb.linked_data.sparql import declared_prefixes
 from kb.model import RETRIEVABLE_TYPES, Node
@@ -26,6 +25,7 @@ from kb.presentation.links import link_style
 from kb.presentation.markup import MARKUPS, write
 from kb.presentation.quiz import MAX_SEED, QuestionBank, build_bank
 from kb.presentation.render import PageBuilder
+from kb.reading.lexicon import linker_for
 from kb.reason.registry import status
 from kb.reason.statement_match import StatementSettings
 from kb.search.embedding import Embedder

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from kb.answering.question import read_question
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.link import Entry, Linker
 from kb.model import Fact, Node, Span
+from kb.reading.question import read_question
 from kb.reason.continuous import continuous_decision
 
 RULE = "doc/chain/p-01"

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from kb.graph import KnowledgeGraph
 from kb.ids import fold, slugify
-from kb.lexicon import everyday_lexicon, linker_for
 from kb.link import Entry, Linker, fold_with_offsets, normalise
+from kb.reading.lexicon import everyday_lexicon, linker_for
 
 if TYPE_CHECKING:
     from conftest import Built

@@ -169,7 +169,7 @@ def test_deck_advice_is_still_not_covered(hash_service: RulingsService, question
 
 
 def test_not_just_is_no_negation() -> None:
-    from kb.reason.statement import question_negated
+    from kb.reading.clauses import question_negated
 
     assert not question_negated("Does it also count my teammate's Standby Phases, not just mine?")
     assert question_negated("Does it not count my teammate's Standby Phases?")
@@ -188,7 +188,7 @@ def test_not_just_is_no_negation() -> None:
     ],
 )
 def test_which_questions_ask_yes_or_no(question: str, yes_no: bool) -> None:
-    from kb.answering.question import is_yes_no
+    from kb.reading.question import is_yes_no
 
     assert is_yes_no(question) is yes_no
 
@@ -223,7 +223,7 @@ def test_a_rule_word_made_bigger_is_a_rule_word(hash_service: RulingsService) ->
 
 
 def test_is_there_needs_a_statement_naming_what_exists(hash_service: RulingsService) -> None:
-    from kb.reason.statement import existence_asked
+    from kb.reading.clauses import existence_asked
 
     q = "Is there a maximum number of Chain Links that a single Chain can have?"
     assert existence_asked(q) == "maximum number of chain links"
@@ -271,7 +271,7 @@ def test_a_card_said_not_to_be_used_takes_no_part(hash_service: RulingsService) 
     ],
 )
 def test_alternatives_after_a_value_question_ask_the_value(question: str) -> None:
-    from kb.answering.question import is_yes_no
+    from kb.reading.question import is_yes_no
 
     assert not is_yes_no(question)
     assert is_yes_no("What is a Chain? Can I chain MST to Pot of Greed?")

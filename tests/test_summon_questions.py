@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kb.answering.question import is_yes_no
+from kb.reading.question import is_yes_no
 from kb.service import RulingsService
 
 
@@ -88,6 +88,6 @@ def test_activating_a_summon_negator_in_response(
 def test_why_not_questions_presuppose_a_yes_no_question(
     question: str, presupposed: str | None
 ) -> None:
-    from kb.answering.question import why_not_as_yes_no
+    from kb.reading.question import why_not_as_yes_no
 
     assert why_not_as_yes_no(question) == presupposed

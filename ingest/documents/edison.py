@@ -21,7 +21,7 @@ from ingest.builder import DocumentBuilder
 from ingest.segment import Segment, lines
 from kb.ids import format_id, numbered
 from kb.model import Node, ParsedDocument, Span
-from kb.negation import FORBIDDING
+from kb.reading.negation import FORBIDDING
 
 _RULE = re.compile(r"^REGRA DO FORMATO EDISON # (\d+) - (.+)$")
 _SUBSTEP = re.compile(r"^Sub-etapa (\d+) - (.+)$")

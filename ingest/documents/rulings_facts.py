@@ -14,7 +14,7 @@ from ingest.extract import dedupe, mentions_of, section_slug
 from kb.ids import concept_id, fold, numbered
 from kb.link import Linker
 from kb.model import TEXT_TYPES, Fact, Mention, Node, ParsedDocument, Span
-from kb.negation import NEGATIVE_LEAD as _NEGATIVE
+from kb.reading.negation import NEGATIVE_LEAD as _NEGATIVE
 
 INHERENT = concept_id("inherent-special-summon")
 NON_INHERENT = concept_id("non-inherent-special-summon")

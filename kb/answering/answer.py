@@ -9,25 +9,13 @@ from kb.answering import calibration
 from kb.answering.calibration import Calibration
 from kb.answering.definition import definition_decision
 from kb.answering.illustrated import illustrated_rule, with_illustrated_rules
-from kb.answering.question import Question, read_question, why_not_as_yes_no
-from kb.answering.relevance import Reading, Relevance, card_topics, coverage
-from kb.answering.scope import Vocabulary, uncovered_topic
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.ids import concept_id, fold
 from kb.model import Span
 from kb.reading import QuestionReading, read_sentence
 from kb.reading import read_question as read_proposition
-from kb.reason import Decision, Step, Value
-from kb.reason.claims import (
-    CLAIM_MIN,
-    OTHER_CASE,
-    ClaimMatch,
-    ClaimReader,
-)
-from kb.reason.facts import CLASS_PREDICATES, EVERY_MONSTER, card_classes, spell_speed
-from kb.reason.registry import enabled
-from kb.reason.statement import (
+from kb.reading.clauses import (
     Clause,
     asked_unit,
     best_clause,
@@ -40,6 +28,18 @@ from kb.reason.statement import (
     stated_amount,
     states_amount,
 )
+from kb.reading.question import Question, read_question, why_not_as_yes_no
+from kb.reading.relevance import Reading, Relevance, card_topics, coverage
+from kb.reading.scope import Vocabulary, uncovered_topic
+from kb.reason import Decision, Step, Value
+from kb.reason.claims import (
+    CLAIM_MIN,
+    OTHER_CASE,
+    ClaimMatch,
+    ClaimReader,
+)
+from kb.reason.facts import CLASS_PREDICATES, EVERY_MONSTER, card_classes, spell_speed
+from kb.reason.registry import enabled
 from kb.reason.statement_match import StatementMatcher, StatementSettings
 from kb.search.analysis import analyse
 from kb.search.index import Hit, SearchIndex, SearchOptions

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 
-from kb.answering.question import Question
 from kb.graph import KnowledgeGraph
 from kb.link import Linker
 from kb.model import Node
+from kb.reading.question import Question
 from kb.reason import Decision, Step
 
 # "What is X", "what's X", "what are X", "what does X mean", "o que é X", "o que são", "o que

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kb.negation import FLIP_NEGATORS
+from kb.reading.negation import FLIP_NEGATORS
 
 _W = r"(?<!\w)"  # word start ("-NÃO PODEM" is a list item's negation)
 _E = r"(?![\w-])"  # word end (a hyphen continues the word: "não-inerente" is no negation)

@@ -2,7 +2,7 @@
 
 Every reasoner has one signature, `(kb, question) -> Decision | None`: `kb` is the loaded knowledge
 (`Knowledge`: the graph, the search index, the formats, the claims), `question` the typed
-`kb.answering.question.Question` read once per question. They are registered in one list
+`kb.reading.question.Question` read once per question. They are registered in one list
 (`kb.reason.registry.REASONERS`), each with the graph content it needs, so a reasoner whose rule is
 missing from the KB is reported as disabled rather than silently skipped.
 """
@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 if TYPE_CHECKING:
-    from kb.answering.question import Question
     from kb.formats import Formats
     from kb.graph import KnowledgeGraph
+    from kb.reading.question import Question
     from kb.search.index import SearchIndex
 
 

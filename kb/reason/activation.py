@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 
-from kb.answering.question import Question
 from kb.graph import KnowledgeGraph
 from kb.ids import concept_id, fold
 from kb.link import without_mentions
 from kb.model import Fact, Node
+from kb.reading.question import Question
 from kb.reason import Decision, Knowledge, Step
 from kb.reason.chain import chain_decision
 from kb.reason.damage import _DAMAGE

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import re
 
-from kb.answering.question import Question
 from kb.graph import KnowledgeGraph
+from kb.reading.clauses import last_sentence, question_negated
+from kb.reading.question import Question
 from kb.reason import Decision, Knowledge, Step
 from kb.reason.facts import EVERY_MONSTER, best, broader_chain, label, provenance
-from kb.reason.statement import last_sentence, question_negated
 
 _FAMILIES = ("has_effect_type", "instance_of")
 # Kinds every card of a side has: "is Jinzo a monster?" is not a class question.

@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 import weakref
 
-from kb.answering.question import Question
 from kb.graph import KnowledgeGraph
 from kb.ids import concept_id, fold
 from kb.link import without_mentions
 from kb.model import Node
+from kb.reading.question import Question
 from kb.reason import Decision, Knowledge, Step, Value
 
 # Status → (max copies, concept, en, pt)

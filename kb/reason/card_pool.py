@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 
-from kb.answering.question import Question
 from kb.graph import KnowledgeGraph
 from kb.ids import concept_id, fold
 from kb.model import Node
+from kb.reading.question import Question
 from kb.reason import Decision, Knowledge, Step
 
 CARD_POOL = concept_id("card-pool")

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import re
 
-from kb.answering.question import Question
 from kb.graph import KnowledgeGraph
 from kb.ids import concept_id, fold
 from kb.link import Mention
+from kb.reading.clauses import last_sentence, main_clause
+from kb.reading.question import Question
 from kb.reason import Decision, Knowledge, Step, Value
 from kb.reason.facts import best, label, provenance, spell_speed
-from kb.reason.statement import last_sentence, main_clause
 
 # Chaining verbs, the players' Portuguese "chainar" (chainou, chainei…) among them.
 _CHAIN_VERB = re.compile(

@@ -15,14 +15,11 @@ from functools import cached_property
 
 import numpy as np
 
-from kb.answering.question import Question
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.link import Mention
 from kb.model import Node
-from kb.reason import Decision, Step
-from kb.reason.facts import card_classes
-from kb.reason.statement import (
+from kb.reading.clauses import (
     condition_flipped,
     condition_unmet,
     differs,
@@ -37,6 +34,9 @@ from kb.reason.statement import (
     stated_negative,
     states_action,
 )
+from kb.reading.question import Question
+from kb.reason import Decision, Step
+from kb.reason.facts import card_classes
 from kb.search.analysis import analyse
 from kb.search.index import SearchIndex
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import re
 
-from kb.answering.question import Question
 from kb.graph import KnowledgeGraph
 from kb.model import Fact
+from kb.reading.clauses import question_negated
+from kb.reading.question import Question
 from kb.reason import Decision, Knowledge, Step
 from kb.reason.facts import best, label, provenance
-from kb.reason.statement import question_negated
 
 CHAIN = "concept/chain"
 ACTIVATION = "concept/activation"

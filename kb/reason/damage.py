@@ -13,14 +13,14 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from kb.answering.question import Question
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.ids import concept_id, fold
 from kb.model import Fact, Node
+from kb.reading.clauses import main_clause, question_negated
+from kb.reading.question import Question
 from kb.reason import Decision, Knowledge, Step
 from kb.reason.facts import best, label, provenance, steps_of
-from kb.reason.statement import main_clause, question_negated
 
 _DAMAGE = re.compile(
     r"\b(etapa de dano|damage step|damage-step|calculo de dano|damage calculation|"

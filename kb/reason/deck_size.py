@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from kb.answering.question import Question
 from kb.formats import DeckSizes, FormatSpec
 from kb.ids import concept_id, fold
+from kb.reading.clauses import asked_unit, last_sentence, question_negated
+from kb.reading.question import Question
 from kb.reason import Decision, Knowledge, Step, Value
-from kb.reason.statement import asked_unit, last_sentence, question_negated
 
 Part = Literal["main", "extra", "side"]
 _PARTS: dict[str, Part] = {

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import re
 
-from kb.answering.question import Question
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.ids import fold
 from kb.link import Mention
 from kb.model import Fact
+from kb.reading.clauses import question_negated
+from kb.reading.question import Question
 from kb.reason import Decision, Knowledge, Step
 from kb.reason.facts import label
-from kb.reason.statement import question_negated
 
 _NUMBER = r"(\d{1,2}[.,]\d{3}|\d+)"
 _UNITS = r"(?:lp|pv|pontos de vida|life points?|de vida)"

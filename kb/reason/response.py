@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import re
 
-from kb.answering.question import Question
 from kb.graph import KnowledgeGraph
 from kb.model import Fact, Mention
+from kb.reading.clauses import question_negated
+from kb.reading.question import Question
 from kb.reason import Decision, Knowledge, Step
 from kb.reason.damage import _DAMAGE
 from kb.reason.facts import best, broader_chain, label, provenance, spell_speed
-from kb.reason.statement import question_negated
 
 SPEEDLESS = "concept/speedless-action"
 CHAIN = "concept/chain"

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import re
 
-from kb.answering.question import Question
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.ids import concept_id, fold
 from kb.model import Node
+from kb.reading.clauses import question_negated
+from kb.reading.question import Question
 from kb.reason import Decision, Knowledge, Step
 from kb.reason.facts import steps_of
-from kb.reason.statement import question_negated
 
 _SIMULTANEOUS = re.compile(
     r"\b(segoc|simultane\w*|ao mesmo tempo|at the same time|mesmo tempo|together|juntos?|"

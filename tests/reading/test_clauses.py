@@ -1,12 +1,11 @@
-"""Reading a statement's polarity against a question (kb.reason.statement): pure functions."""
+"""Reading a statement's polarity against a question (kb.reading.clauses): pure functions."""
 
 from __future__ import annotations
 
 import pytest
 
-from kb.answering.question import detect_lang
 from kb.link import Entry, Linker
-from kb.reason.statement import (
+from kb.reading.clauses import (
     condition_flipped,
     counts_asked,
     link_numbers,
@@ -20,6 +19,7 @@ from kb.reason.statement import (
     stated_negative,
     states_action,
 )
+from kb.reading.question import detect_lang
 
 
 @pytest.mark.parametrize(

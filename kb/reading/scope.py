@@ -14,12 +14,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from kb.answering.relevance import CHAT_WORDS, FUNCTION_WORDS
 from kb.cards.names import GAME_WORDS
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.ids import fold
 from kb.link import Mention
+from kb.reading.relevance import CHAT_WORDS, FUNCTION_WORDS
 from kb.search.analysis import STOP_WORDS
 
 # (topic, pattern over the folded question)

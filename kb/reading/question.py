@@ -83,7 +83,7 @@ class Question:
 
     `folded` is the lowercase accent-free text; `asking` the asking sentence without its
     conditions ("if …", "quando …"); `negated` whether that clause is negative (pt/en lexicon of
-    `kb.negation`); `numbers` the numbers with their units; `mentions` the linked cards,
+    `kb.reading.negation`); `numbers` the numbers with their units; `mentions` the linked cards,
     concepts and formats; `format` the one given, named or implied (`kb.formats`)."""
 
     text: str
@@ -113,7 +113,7 @@ def read_question(
     text: str, given_format: str | None, linker: Linker, formats: Formats
 ) -> Question:
     """Read a question once: language, format, yes/no, mentions, tokens, numbers, negation."""
-    from kb.reason.statement import main_clause, quantities, question_negated
+    from kb.reading.clauses import main_clause, quantities, question_negated
 
     mentions = linker.link(text, fuzzy=True)
     folded = fold(text)

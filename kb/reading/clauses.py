@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from kb.ids import fold
 from kb.link import Linker
-from kb.negation import (
+from kb.reading.negation import (
     ANY_NEGATION,
     DENYING,
     DOC_NEGATION,
@@ -24,7 +24,7 @@ from kb.negation import (
 from kb.search.analysis import analyse
 from kb.search.index import Hit, SearchIndex
 
-# The shared pt/en negation lexicon (kb.negation).
+# The shared pt/en negation lexicon (kb.reading.negation).
 _DOC_NEG = DOC_NEGATION
 _NOT_NEGATION = NOT_NEGATION_DOC
 _QUESTION_NEG = ANY_NEGATION
