@@ -49,7 +49,8 @@ _BUILD_CODE = (
         for name in ("__init__.py", "language.py", "proposition.py", "reader.py")
     ),
     *(_KB / "reading" / name for name in ("relations.py", "negation.py", "lexicon.py")),
-    *sorted((_KB / "reading").rglob("*.yaml")),
+    *sorted((_KB / "reading" / "lang").glob("*.yaml")),
+    _KB / "reading" / "relations.yaml",
     *(_KB / "cards" / name for name in ("names.py", "nodes.py", "table.py")),
     *(
         _KB / name

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from kb.formats import Formats
 from kb.ids import fold
 from kb.link import Linker, Mention
+from kb.reading.senses import Senses, read_senses
 from kb.search.analysis import analyse
 
 # Open (non yes/no) questions: a question word at the start (after an optional "No Edison," /
@@ -98,6 +99,9 @@ class Question:
     negated: bool = False
     asking: str = ""
     format_given: bool = False
+    senses: Senses = field(default_factory=Senses)
+    asking_senses: Senses = field(default_factory=Senses)
+    last_at: int = 0
 
     @property
     def entities(self) -> list[str]:
@@ -113,10 +117,11 @@ def read_question(
     text: str, given_format: str | None, linker: Linker, formats: Formats
 ) -> Question:
     """Read a question once: language, format, yes/no, mentions, tokens, numbers, negation."""
-    from kb.reading.clauses import main_clause, quantities, question_negated
+    from kb.reading.clauses import last_sentence, main_clause, quantities, question_negated
 
     mentions = linker.link(text, fuzzy=True)
     folded = fold(text)
+    asking = main_clause(text)
     return Question(
         text=text,
         lang=detect_lang(text),
@@ -128,8 +133,11 @@ def read_question(
         stems=tuple(analyse(text)),
         numbers=tuple(Quantity(n, u) for n, u in quantities(folded)),
         negated=question_negated(text),
-        asking=main_clause(text),
+        asking=asking,
         format_given=given_format is not None,
+        senses=read_senses(text),
+        asking_senses=read_senses(asking or text),
+        last_at=len(text) - len(last_sentence(text)),
     )
 
 

@@ -8,28 +8,17 @@ this one's.
 
 from __future__ import annotations
 
-import re
-
 from kb.graph import KnowledgeGraph
-from kb.ids import concept_id, fold
-from kb.link import without_mentions
+from kb.ids import concept_id
 from kb.model import Fact, Node
 from kb.reading.question import Question
+from kb.reading.senses import Senses
 from kb.reason import Decision, Knowledge, Step
 from kb.reason.chain import chain_decision
-from kb.reason.damage import _DAMAGE
 from kb.reason.facts import best, label, provenance
 
-_NEGATE = re.compile(
-    r"\b(nega\w*|negat\w*|negue\w*|nego|negou|stop\w*|parar|pare|impedi\w*|cancel\w*)\b"
-)
-_SUMMON = re.compile(r"\b(summon\w*|invoca\w*|invoc\w*)\b")
-_EFFECT = re.compile(r"\b(efeito\w*|effect\w*|ativa\w*|activat\w*|habilidade|ability)\b")
-_ACTIVATION = re.compile(r"\b(ativa\w*|activat\w*)\b")
 _KIND = {"spell": "spell", "trap": "trap", "monster": "monster-effect"}
-_PASSIVE = re.compile(
-    r"\b(negated by|stopped by|negad[oa]s? (?:por|pel[oa])|parad[oa]s? (?:por|pel[oa]))\b"
-)
+_EFFECT_WORDS = ("effect", "activate", "ability")
 SCOPE_NAMES = {
     "summon": ("Summons", "Invocações"),
     "special-summon": ("Special Summons", "Invocações-Especiais"),
@@ -68,11 +57,14 @@ def negation_scopes(kg: KnowledgeGraph, card: str) -> dict[str, Fact | None]:
     return out
 
 
-def _negates_summon(rest: str) -> bool:
+def _negates_summon(asked: Senses, verb_end: int) -> bool:
     """What follows the negation verb is a Summon ("negate the Special Summon of X"), not an
     effect ("negate X's effect that Special Summons"): the summon reasoner's question."""
-    summon, effect = _SUMMON.search(rest), _EFFECT.search(rest)
-    return summon is not None and (effect is None or summon.start() < effect.start())
+    summon, effect = (
+        asked.first("summon", start=verb_end),
+        asked.first(*_EFFECT_WORDS, start=verb_end),
+    )
+    return summon is not None and (effect is None or summon[0] < effect[0])
 
 
 def _kind_fact(kg: KnowledgeGraph, card: str, kind: str) -> Fact | None:
@@ -81,9 +73,10 @@ def _kind_fact(kg: KnowledgeGraph, card: str, kind: str) -> Fact | None:
 
 
 def decide_negation(kb: Knowledge, q: Question) -> Decision | None:
-    asked = fold(without_mentions(q.text, q.mentions, "card/"))
-    verb = _NEGATE.search(asked)
-    if verb is None or _DAMAGE.search(q.folded) or _negates_summon(asked[verb.end() :]):
+    # the question's words outside the cards' names
+    asked = q.senses.outside((m.start, m.end) for m in q.mentions if m.entity.startswith("card/"))
+    verb = asked.first("negate", start=q.last_at)  # negating is what the asking sentence asks
+    if verb is None or q.senses.has("damage_step") or _negates_summon(asked, verb[1]):
         return None  # a Summon, or the Damage Step: other reasoners' questions
     # Negating an activation means chaining to it: a responder too slow for it negates nothing.
     chained = chain_decision(kb.kg, q.text, q.mentions, q.lang)
@@ -97,8 +90,8 @@ def decide_negation(kb: Knowledge, q: Question) -> Decision | None:
     if len(cards) < 2:
         return None
     kg = kb.kg
-    passive = _PASSIVE.search(fold(q.text))
-    after = [m.entity for m in q.mentions if passive is not None and m.start >= passive.end()]
+    passive = q.senses.first("negated_by")
+    after = [m.entity for m in q.mentions if passive is not None and m.start >= passive[1]]
     order = sorted(cards, key=lambda c: c.id not in after) if after else cards
     negator = next((c for c in order if negation_scopes(kg, c.id)), None)
     if negator is None:
@@ -111,12 +104,12 @@ def decide_negation(kb: Knowledge, q: Question) -> Decision | None:
     if (
         kind == "monster"
         and {"summon", "special-summon"} & set(scopes)
-        and not _EFFECT.search(asked)
+        and not asked.has(*_EFFECT_WORDS)
     ):
         return None  # "can Solemn Judgment negate Cyber Dragon?": its Summon, the summon reasoner's
     activation = f"{_KIND[kind]}-activation"
     effects = [s for s in ("effects", f"{kind}-effects") if s in scopes]
-    asks_activation = bool(_ACTIVATION.search(asked))
+    asks_activation = asked.has("activate")
     if activation in scopes:
         allowed, scope, how_en, how_pt = (
             True,

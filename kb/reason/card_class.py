@@ -10,10 +10,7 @@ Effect). The rule cited is the passage of a claim about the asked class and one 
 
 from __future__ import annotations
 
-import re
-
 from kb.graph import KnowledgeGraph
-from kb.reading.clauses import last_sentence, question_negated
 from kb.reading.question import Question
 from kb.reason import Decision, Knowledge, Step
 from kb.reason.facts import EVERY_MONSTER, best, broader_chain, label, provenance
@@ -21,11 +18,6 @@ from kb.reason.facts import EVERY_MONSTER, best, broader_chain, label, provenanc
 _FAMILIES = ("has_effect_type", "instance_of")
 # Kinds every card of a side has: "is Jinzo a monster?" is not a class question.
 _TOO_BROAD = EVERY_MONSTER | {"concept/spell-card", "concept/trap-card", "concept/effect"}
-# In the asking sentence, as written ("é", not the folded "e", which is also "and").
-_IS = re.compile(
-    r"(?<!\w)(is|are|count(?:s)? as|considered|treated as|é|eh|conta(?:m)? como|"
-    r"considerad[oa]s?|tratad[oa]s? como)(?!\w)"
-)
 
 
 def decide_card_class(kb: Knowledge, q: Question) -> Decision | None:
@@ -41,7 +33,9 @@ def _family(kg: KnowledgeGraph, concept: str) -> str | None:
 
 
 def card_class_decision(kg: KnowledgeGraph, q: Question) -> Decision | None:
-    if not q.yes_no or not _IS.search(last_sentence(q.text).lower()):
+    # "Is X a C?", "X conta como C?": a copula in the asking sentence
+    copula = q.senses.first("copula", start=q.last_at)
+    if not q.yes_no or copula is None:
         return None
     cards = list(dict.fromkeys(q.cards))
     classes = [
@@ -53,12 +47,10 @@ def card_class_decision(kg: KnowledgeGraph, q: Question) -> Decision | None:
     if len(cards) != 1 or len(asked) != 1:
         return None
     card, concept = cards[0], asked[0]
-    # "Is X a C?", "X conta como C?": the card named before the class, the copula before the class
-    sentence_at = len(q.text) - len(last_sentence(q.text))
-    copula = _IS.search(q.text.lower(), sentence_at)
+    # the card named before the class, the copula before the class
     at_card = next(m.start for m in q.mentions if m.entity == card)
     at_class = max(m.start for m in q.mentions if m.entity == concept)
-    if copula is None or not copula.start() < at_class or at_card > at_class:
+    if not copula[0] < at_class or at_card > at_class:
         return None
     family = _family(kg, concept)
     assert family is not None
@@ -96,7 +88,7 @@ def card_class_decision(kg: KnowledgeGraph, q: Question) -> Decision | None:
     if rule is not None:
         text = kg.node(rule).text or ""
         steps.append(Step(f"Rule: {text}", f"Regra: {text}", rule))
-    if question_negated(q.text):
+    if q.negated:
         yes = not yes
     what_en = "is" if member is not None else "is not"
     what_pt = "é" if member is not None else "não é"

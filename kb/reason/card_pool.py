@@ -7,25 +7,13 @@ rule passage is the format's own Rule or Section `about` concept/card-pool, foun
 
 from __future__ import annotations
 
-import re
-
 from kb.graph import KnowledgeGraph
-from kb.ids import concept_id, fold
+from kb.ids import concept_id
 from kb.model import Node
 from kb.reading.question import Question
 from kb.reason import Decision, Knowledge, Step
 
 CARD_POOL = concept_id("card-pool")
-# The asking clause is about using the card at all (legality), not about a ruling.
-_USE = re.compile(
-    r"\b(us(?:e|ar|o|ado|ada)|play\w*|jog(?:ar|o)|legal\w*|permitid\w*|allowed|banned|"
-    r"proibid\w*|valid\w*|pode(?:m)? ser usad\w*|coloc\w*|put|include\w*|inclu\w*)\b"
-)
-
-
-_PERMISSION = re.compile(
-    r"\b(can|could|may|is it legal|posso|pode|podem|podemos|consigo|consegue|da pra|e possivel)\b"
-)
 
 
 def pool_rule(kg: KnowledgeGraph, fmt: str) -> str | None:
@@ -87,9 +75,8 @@ def decide_card_pool(kb: Knowledge, q: Question) -> Decision | None:
             )
         )
     # Whether it may be used, or whether it may do something there: either way, not in this format.
-    asks_use = bool(
-        _USE.search(fold(q.asking or q.text)) or _PERMISSION.search(q.folded or fold(q.text))
-    )
+    # The asking clause is about using the card at all (legality), or asks for permission.
+    asks_use = q.asking_senses.has("use") or q.senses.has("permission")
     en = f"{name_en} is not legal in {spec.label_en}{when_en}: no {spec.label_en} ruling applies to it."
     pt = f"{name_pt} não é permitido no {spec.label_pt}{when_pt}: nenhuma regra do {spec.label_pt} se aplica a ele."
     return Decision(

@@ -9,7 +9,6 @@ another format with the opposite verdict means the formats disagree: no verdict,
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -53,10 +52,22 @@ OTHER_CASE = 0.08  # a claim about other parties, numbers, kinds or Chain Links 
 CLASS_PENALTY = 0.05  # a claim about cards in general, for a question about a card class
 
 
-# Card classes a question can single out; a claim decides only if it names the class too.
-_CLASS = re.compile(
-    r"^concept/(fusion|gemini|link|pendulum|ritual|spirit|synchro|toon|tuner|union|xyz)-"
-    r"(monster|summon)$"
+# Card classes a question can single out (as "<class>-monster" or "<class>-summon" concepts); a
+# claim decides only if it names the class too.
+_CLASSES = frozenset(
+    [
+        "fusion",
+        "gemini",
+        "link",
+        "pendulum",
+        "ritual",
+        "spirit",
+        "synchro",
+        "toon",
+        "tuner",
+        "union",
+        "xyz",
+    ]
 )
 
 
@@ -85,7 +96,13 @@ def other_kind(
 def _class_kinds(entities: set[str] | frozenset[str]) -> set[str]:
     """The card classes entities single out, monster and Summon alike (synchro-monster and
     synchro-summon are both 'synchro')."""
-    return {m.group(1) for e in entities if (m := _CLASS.match(e))}
+    out: set[str] = set()
+    for e in entities:
+        head, _, rest = e.partition("/")
+        kind, _, what = rest.rpartition("-")
+        if head == "concept" and what in ("monster", "summon") and kind in _CLASSES:
+            out.add(kind)
+    return out
 
 
 @dataclass(frozen=True)

@@ -10,22 +10,14 @@ nothing responds to it: the answer to "does it start a Chain / can I chain to it
 
 from __future__ import annotations
 
-import re
-
 from kb.graph import KnowledgeGraph
 from kb.model import Fact
-from kb.reading.clauses import question_negated
 from kb.reading.question import Question
 from kb.reason import Decision, Knowledge, Step
 from kb.reason.facts import best, label, provenance
 
 CHAIN = "concept/chain"
 ACTIVATION = "concept/activation"
-# The question asks about a Chain: starting or forming one, chaining or responding to something.
-_CHAIN_ASKED = re.compile(
-    r"\b(chain\w*|corrente|cadeia|encade\w*|acorrent\w*|respond\w*|resposta|response)\b"
-)
-_EFFECT_WORD = re.compile(r"\b(efeitos?|effects?)\b")
 
 
 def decide_continuous(kb: Knowledge, q: Question) -> Decision | None:
@@ -55,7 +47,8 @@ def _effect_of_card(kg: KnowledgeGraph, card: str) -> tuple[str, Fact] | None:
 
 
 def continuous_decision(kg: KnowledgeGraph, q: Question) -> Decision | None:
-    if not q.yes_no or not _CHAIN_ASKED.search(q.folded):
+    # The question asks about a Chain: starting or forming one, chaining or responding to something.
+    if not q.yes_no or not q.senses.has("chain"):
         return None
     rule = chain_rule(kg)
     if rule is None or rule.source is None or rule.source not in kg:
@@ -68,7 +61,7 @@ def continuous_decision(kg: KnowledgeGraph, q: Question) -> Decision | None:
     if kind is None:
         # "Does Marshmallon's effect start a Chain?": the effect is the one kind of the one card
         # named, a monster (a Spell or Trap Card is itself activated, whatever its effect).
-        if len(cards) != 1 or card is None or not _EFFECT_WORD.search(q.folded):
+        if len(cards) != 1 or card is None or not q.senses.has("effect"):
             return None
         if kg.node(card).props.get("card_type") != "monster":
             return None
@@ -80,7 +73,7 @@ def continuous_decision(kg: KnowledgeGraph, q: Question) -> Decision | None:
         card_fact = next((f for f in kg.out(card, "has_effect_type") if f.object == kind), None)
     kind_fact = _unactivated(kg, kind)
     assert kind_fact is not None
-    yes = question_negated(q.text)  # "no Chain" unless the question asks the negative
+    yes = q.negated  # "no Chain" unless the question asks the negative
     passage = kg.node(rule.source)
     kind_en, kind_pt = label(kg, kind, "en"), label(kg, kind, "pt")
     steps: list[Step] = []

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
 
 from kb.graph import KnowledgeGraph
-from kb.ids import fold
 from kb.model import AUTHORITY_RANK, Fact, Node
 
 # The facts that put a card in a class, and the classes nearly every monster has (no signal).
@@ -72,15 +70,6 @@ def spell_speed(kg: KnowledgeGraph, entity: str) -> tuple[int, Fact | None] | No
         if cls is not None:
             # The card's own fact (it is a Quick-Play Spell …) is what decides for this card.
             return int(cls.object[-1]), f if entity.startswith("card/") else cls
-    return None
-
-
-def child_matching(kg: KnowledgeGraph, parent: str, pattern: re.Pattern[str] | str) -> Node | None:
-    """The first child of `parent` (a rule, a step) whose folded text matches `pattern`."""
-    for child in kg.children(parent):
-        n = kg.node(child)
-        if n.text and re.search(pattern, fold(n.text)):
-            return n
     return None
 
 

@@ -9,41 +9,30 @@ rule puts earlier triggers first, which the question's two descriptions alone ca
 
 from __future__ import annotations
 
-import re
-
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
-from kb.ids import concept_id, fold
+from kb.ids import concept_id
 from kb.model import Node
-from kb.reading.clauses import question_negated
 from kb.reading.question import Question
+from kb.reading.senses import Senses, read_senses
 from kb.reason import Decision, Knowledge, Step
 from kb.reason.facts import steps_of
 
-_SIMULTANEOUS = re.compile(
-    r"\b(segoc|simultane\w*|ao mesmo tempo|at the same time|mesmo tempo|together|juntos?|"
-    r"corrente|chain|cadeia)\b"
-)
-_ORDER = re.compile(
-    r"\b(before|antes d[oae]s?|antes|after|depois d[oae]s?|depois|apos|primeiro que|first)\b"
-)
-_OPPONENT = re.compile(
-    r"\b(oponente|adversario|opponent|non-turn player|jogador que nao e o do turno)\w*"
-)
-_TURN = re.compile(r"\b(jogador do turno|turn player|dono do turno)\b")
-_MANDATORY = re.compile(r"\b(obrigatori\w*|mandatory|compulsory)\b")
-_OPTIONAL = re.compile(r"\b(opciona\w*|optional)\b")
 
+def describe(senses: Senses, start: int = 0, end: int | None = None) -> tuple[str, str] | None:
+    """(owner, kind) of an effect described between `start` and `end`: ("turn"|"opponent",
+    "mandatory"|"optional")."""
 
-def describe(text: str) -> tuple[str, str] | None:
-    """(owner, kind) of an effect description: ("turn"|"opponent", "mandatory"|"optional")."""
-    t = fold(text)
-    owner = "opponent" if _OPPONENT.search(t) else "turn" if _TURN.search(t) else None
+    def has(name: str) -> bool:
+        return senses.has(name, start=start, end=end)
+
+    owner = "opponent" if has("opponent") else "turn" if has("turn_player") else None
+    mandatory, optional = has("mandatory"), has("optional")
     kind = (
         "mandatory"
-        if _MANDATORY.search(t) and not _OPTIONAL.search(t)
+        if mandatory and not optional
         else "optional"
-        if _OPTIONAL.search(t) and not _MANDATORY.search(t)
+        if optional and not mandatory
         else None
     )
     return (owner, kind) if owner and kind else None
@@ -60,7 +49,7 @@ def segoc_rules(kg: KnowledgeGraph, fmt: str | None) -> list[Node]:
 def _steps(kg: KnowledgeGraph, rule: str) -> dict[tuple[str, str], Node]:
     out: dict[tuple[str, str], Node] = {}
     for n in steps_of(kg, rule):
-        d = describe(n.text or "")
+        d = describe(read_senses(n.text or ""))
         if d is not None and d not in out:
             out[d] = n
     return out
@@ -68,20 +57,18 @@ def _steps(kg: KnowledgeGraph, rule: str) -> dict[tuple[str, str], Node]:
 
 def decide_segoc(kb: Knowledge, q: Question) -> Decision | None:
     """Does effect A go on the chain before effect B (whose, mandatory/optional)?"""
-    return segoc_decision(kb.kg, kb.formats, q.text, q.format)
+    return segoc_decision(kb.kg, kb.formats, q)
 
 
-def segoc_decision(
-    kg: KnowledgeGraph, formats: Formats, question: str, fmt: str | None
-) -> Decision | None:
-    rules = segoc_rules(kg, fmt)
+def segoc_decision(kg: KnowledgeGraph, formats: Formats, q: Question) -> Decision | None:
+    rules = segoc_rules(kg, q.format)
     if not rules:
         return None
-    q = fold(question)
-    order = _ORDER.search(q)
-    if order is None or not _SIMULTANEOUS.search(q):
+    # two effects at the same time (or on one Chain), one put before or after the other
+    order = q.senses.first("before", "after")
+    if order is None or not q.senses.has("simultaneous", "chain"):
         return None
-    first, second = describe(q[: order.start()]), describe(q[order.end() :])
+    first, second = describe(q.senses, end=order[0]), describe(q.senses, start=order[1])
     if first is None or second is None:
         return None
     steps = _steps(kg, rules[0].id)
@@ -90,9 +77,9 @@ def segoc_decision(
     a, b = steps.get(first), steps.get(second)
     if a is None or b is None or a.order is None or b.order is None or a.id == b.id:
         return None
-    after = order.group(1).startswith(("after", "depois", "apos"))
+    after = order in q.senses.where("after")
     yes = (a.order > b.order) if after else (a.order < b.order)
-    if question_negated(question):
+    if q.negated:
         yes = not yes
     reasoning = [
         Step(f"Step {a.order}: {a.text}", f"Passo {a.order}: {a.text}", a.id),

@@ -1,0 +1,124 @@
+"""Senses: which of the language data's word groups a text uses, and where.
+
+A sense is a named group of words and phrases in `kb/reading/senses/<code>.yaml`: the
+words a player uses for a Chain, for negating, for a mandatory effect. A text's word matches a
+sense word when their stems agree (the Snowball stemmer of that language, as everywhere in the
+reader), so inflections need no listing; a phrase matches as a run of such words. Players mix
+languages ("dá pra dar chain no Pot?"), so a text is matched against the senses of every language.
+
+Reasoners ask `Senses.has("chain")` of a question read once, instead of matching its text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import yaml
+
+from kb.ids import fold
+from kb.reading.language import LANGUAGES, Language, language
+
+SENSES_DIR = Path(__file__).resolve().parent / "senses"
+
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+
+CharSpan = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Senses:
+    """Sense name → the character spans of the text where a word or phrase of it stands."""
+
+    spans: Mapping[str, tuple[CharSpan, ...]] = field(default_factory=dict)
+
+    def has(self, *names: str, start: int = 0, end: int | None = None) -> bool:
+        """Whether the text uses any of the senses `names` between `start` and `end`."""
+        return any(self.where(n, start, end) for n in names)
+
+    def where(self, name: str, start: int = 0, end: int | None = None) -> tuple[CharSpan, ...]:
+        """The spans of sense `name` that lie between `start` and `end` (characters)."""
+        stop = end if end is not None else 1 << 62
+        return tuple(s for s in self.spans.get(name, ()) if s[0] >= start and s[1] <= stop)
+
+    def first(self, *names: str, start: int = 0) -> CharSpan | None:
+        """The earliest span of any of `names` from `start` on."""
+        found = [s for n in names for s in self.where(n, start)]
+        return min(found) if found else None
+
+    def outside(self, ranges: Iterable[CharSpan]) -> Senses:
+        """These senses without the spans that overlap `ranges` (e.g. the card names' mentions)."""
+        cut = list(ranges)
+        return Senses(
+            {
+                n: kept
+                for n, spans in self.spans.items()
+                if (kept := tuple(s for s in spans if not any(_overlap(s, r) for r in cut)))
+            }
+        )
+
+
+def _overlap(a: CharSpan, b: CharSpan) -> bool:
+    return a[0] < b[1] and b[0] < a[1]
+
+
+# A word of a sense, as matched: (accents kept, its stem). Accents are kept only on a word that
+# without them is a grammatical word of the language ("é" is not "e"); elsewhere players' missing
+# accents do not matter.
+Key = tuple[bool, str]
+
+
+def _key(word: str, lang: Language) -> Key:
+    lower, folded = word.lower().replace("’", "'"), fold(word).replace("’", "'")
+    if lower != folded and folded in lang.function_words:
+        return True, lang.stem(lower)
+    return False, lang.stem(folded)
+
+
+@cache
+def _stemmed_senses(code: str) -> dict[str, tuple[tuple[Key, ...], ...]]:
+    """Sense name → its phrases as keys, from the language's senses file."""
+    lang = language(code)
+    # every scalar a string: "no" and "on" are words here, not booleans
+    raw = yaml.load((SENSES_DIR / f"{code}.yaml").read_text("utf-8"), Loader=yaml.BaseLoader)
+    return {
+        str(name): tuple(
+            dict.fromkeys(tuple(_key(w, lang) for w in str(p).split()) for p in phrases)
+        )
+        for name, phrases in (raw or {}).items()
+    }
+
+
+def _spans_in(
+    words: list[tuple[str, int, int]], lang: Language, out: dict[str, set[CharSpan]]
+) -> None:
+    plain = [lang.stem(fold(w)) for w, _, _ in words]
+    kept = [lang.stem(w) for w, _, _ in words]
+    at = {(False, s): i for i, s in enumerate(plain)}  # any position: only a quick filter
+    at.update({(True, s): i for i, s in enumerate(kept)})
+
+    def matches(i: int, key: Key) -> bool:
+        return (kept if key[0] else plain)[i] == key[1]
+
+    for name, phrases in _stemmed_senses(lang.code).items():
+        for phrase in phrases:
+            if phrase[0] not in at:
+                continue
+            n = len(phrase)
+            for i in range(len(words) - n + 1):
+                if all(matches(i + j, key) for j, key in enumerate(phrase)):
+                    out.setdefault(name, set()).add((words[i][1], words[i + n - 1][2]))
+
+
+def read_senses(text: str) -> Senses:
+    """The senses `text` uses, in every language the reader has data for."""
+    words = [
+        (m.group().lower().replace("’", "'"), m.start(), m.end()) for m in _WORD.finditer(text)
+    ]
+    out: dict[str, set[CharSpan]] = {}
+    for code in LANGUAGES:
+        _spans_in(words, language(code), out)
+    return Senses({name: tuple(sorted(spans)) for name, spans in out.items()})
