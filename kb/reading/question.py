@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from kb.formats import Formats
 from kb.ids import fold
 from kb.link import Linker, Mention
+from kb.reading.language import language
 from kb.reading.senses import Senses, read_senses
 from kb.search.analysis import analyse
 
@@ -70,6 +71,40 @@ _EN = re.compile(
 _PT_LETTERS = re.compile(r"[ãõçáéíóúâêô]")
 
 
+_BREAKS = frozenset(",.;:?!")
+
+
+@dataclass(frozen=True)
+class Amount:
+    """A number written in the question, where it stands: in digits ("8000", "1.000") or in
+    words of the language data ("duas", "three"; not "um"/"one", which are also articles)."""
+
+    value: int
+    start: int
+    end: int
+    digits: bool = True
+
+
+_WORD = re.compile(r"[^\W\d_]+")
+_AMOUNT = re.compile(r"(?<![\w.,])\d{1,3}(?:[.,]\d{3})+(?![\w.,]?\d)|(?<![\w.,])\d+(?!\w)")
+
+
+def amounts(text: str, lang: str) -> tuple[Amount, ...]:
+    """The numbers of `text`: in digits, thousands separators read ("1.000" is 1000), and in
+    number words of the language `lang`, in order."""
+    numbers = language(lang).numbers
+    digits = [
+        Amount(int(m.group().replace(".", "").replace(",", "")), m.start(), m.end())
+        for m in _AMOUNT.finditer(text)
+    ]
+    words = [
+        Amount(numbers[w], m.start(), m.end(), digits=False)
+        for m in _WORD.finditer(text)
+        if numbers.get(w := fold(m.group()), 1) > 1
+    ]
+    return tuple(sorted(digits + words, key=lambda a: a.start))
+
+
 @dataclass(frozen=True)
 class Quantity:
     """A number the question gives, with what it counts when a unit follows ("3 turnos")."""
@@ -102,6 +137,13 @@ class Question:
     senses: Senses = field(default_factory=Senses)
     asking_senses: Senses = field(default_factory=Senses)
     last_at: int = 0
+    breaks: tuple[int, ...] = ()
+    amounts: tuple[Amount, ...] = ()
+    unit_asked: str | None = None
+
+    def clause_start(self, at: int) -> int:
+        """Where the clause holding character `at` starts: after the last punctuation before it."""
+        return max((b + 1 for b in self.breaks if b < at), default=0)
 
     @property
     def entities(self) -> list[str]:
@@ -117,14 +159,21 @@ def read_question(
     text: str, given_format: str | None, linker: Linker, formats: Formats
 ) -> Question:
     """Read a question once: language, format, yes/no, mentions, tokens, numbers, negation."""
-    from kb.reading.clauses import last_sentence, main_clause, quantities, question_negated
+    from kb.reading.clauses import (
+        asked_unit,
+        last_sentence,
+        main_clause,
+        quantities,
+        question_negated,
+    )
 
     mentions = linker.link(text, fuzzy=True)
     folded = fold(text)
     asking = main_clause(text)
+    lang = detect_lang(text)
     return Question(
         text=text,
-        lang=detect_lang(text),
+        lang=lang,
         format=given_format or formats.detect(text, mentions),
         yes_no=is_yes_no(text),
         mentions=mentions,
@@ -138,6 +187,9 @@ def read_question(
         senses=read_senses(text),
         asking_senses=read_senses(asking or text),
         last_at=len(text) - len(last_sentence(text)),
+        breaks=tuple(i for i, c in enumerate(text) if c in _BREAKS),
+        amounts=amounts(text, lang),
+        unit_asked=asked_unit(fold(last_sentence(text))),
     )
 
 

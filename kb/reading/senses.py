@@ -6,6 +6,9 @@ sense word when their stems agree (the Snowball stemmer of that language, as eve
 reader), so inflections need no listing; a phrase matches as a run of such words. Players mix
 languages ("dá pra dar chain no Pot?"), so a text is matched against the senses of every language.
 
+A word written with a leading "=" in the data matches only as written (folded), not by stem:
+for a word whose stem is another word's ("limitado", a list status, and "limite", a limit).
+
 Reasoners ask `Senses.has("chain")` of a question read once, instead of matching its text.
 """
 
@@ -49,6 +52,38 @@ class Senses:
         found = [s for n in names for s in self.where(n, start)]
         return min(found) if found else None
 
+    def before(self, at: int, *names: str, gap: int = 1) -> bool:
+        """Whether a span of `names` ends at most `gap` characters before character `at` (one
+        space: the word just before)."""
+        return any(0 <= at - e <= gap for n in names for _, e in self.where(n))
+
+    def after(self, at: int, *names: str, gap: int = 1) -> CharSpan | None:
+        """The first span of `names` that starts at most `gap` characters after character `at`."""
+        found = [s for n in names for s in self.where(n) if 0 <= s[0] - at <= gap]
+        return min(found) if found else None
+
+    def led_by(
+        self,
+        at: int,
+        lead: Iterable[str],
+        fillers: Iterable[str] = (),
+        words: int = 2,
+        least: int = 0,
+    ) -> bool:
+        """Whether the words just before character `at` are a span of `lead` followed by
+        `least` to `words` spans of `fillers` ("sem um X": "sem" leads, "um" fills), one space
+        apart."""
+        fill = sorted({s for n in fillers for s in self.where(n, end=at)}, reverse=True)
+        cursor = at
+        for used in range(words + 1):
+            if used >= least and self.before(cursor, *lead):
+                return True
+            nxt = next((s for s in fill if 0 <= cursor - s[1] <= 1), None)
+            if nxt is None:
+                return False
+            cursor = nxt[0]
+        return False
+
     def outside(self, ranges: Iterable[CharSpan]) -> Senses:
         """These senses without the spans that overlap `ranges` (e.g. the card names' mentions)."""
         cut = list(ranges)
@@ -69,10 +104,13 @@ def _overlap(a: CharSpan, b: CharSpan) -> bool:
 # without them is a grammatical word of the language ("é" is not "e"); elsewhere players' missing
 # accents do not matter.
 Key = tuple[bool, str]
+_AS_WRITTEN = "="  # a key matched against the folded word itself, not its stem
 
 
 def _key(word: str, lang: Language) -> Key:
     lower, folded = word.lower().replace("’", "'"), fold(word).replace("’", "'")
+    if folded.startswith("=") and len(folded) > 1:
+        return False, _AS_WRITTEN + folded[1:]
     if lower != folded and folded in lang.function_words:
         return True, lang.stem(lower)
     return False, lang.stem(folded)
@@ -97,10 +135,13 @@ def _spans_in(
 ) -> None:
     plain = [lang.stem(fold(w)) for w, _, _ in words]
     kept = [lang.stem(w) for w, _, _ in words]
-    at = {(False, s): i for i, s in enumerate(plain)}  # any position: only a quick filter
+    written = [_AS_WRITTEN + fold(w) for w, _, _ in words]
+    at = {(False, s): i for i, s in enumerate(plain + written)}  # only a quick filter
     at.update({(True, s): i for i, s in enumerate(kept)})
 
     def matches(i: int, key: Key) -> bool:
+        if key[1].startswith(_AS_WRITTEN):
+            return written[i] == key[1]
         return (kept if key[0] else plain)[i] == key[1]
 
     for name, phrases in _stemmed_senses(lang.code).items():
@@ -120,5 +161,6 @@ def read_senses(text: str) -> Senses:
     ]
     out: dict[str, set[CharSpan]] = {}
     for code in LANGUAGES:
-        _spans_in(words, language(code), out)
+        lang = language(code)
+        _spans_in(words, lang, out)
     return Senses({name: tuple(sorted(spans)) for name, spans in out.items()})

@@ -15,6 +15,7 @@ from kb.reading.question import Question
 from kb.reading.senses import Senses
 from kb.reason import Decision, Knowledge, Step
 from kb.reason.chain import chain_decision
+from kb.reason.damage import DAMAGE_WORDS
 from kb.reason.facts import best, label, provenance
 
 _KIND = {"spell": "spell", "trap": "trap", "monster": "monster-effect"}
@@ -76,7 +77,7 @@ def decide_negation(kb: Knowledge, q: Question) -> Decision | None:
     # the question's words outside the cards' names
     asked = q.senses.outside((m.start, m.end) for m in q.mentions if m.entity.startswith("card/"))
     verb = asked.first("negate", start=q.last_at)  # negating is what the asking sentence asks
-    if verb is None or q.senses.has("damage_step") or _negates_summon(asked, verb[1]):
+    if verb is None or q.senses.has(*DAMAGE_WORDS) or _negates_summon(asked, verb[1]):
         return None  # a Summon, or the Damage Step: other reasoners' questions
     # Negating an activation means chaining to it: a responder too slow for it negates nothing.
     chained = chain_decision(kb.kg, q.text, q.mentions, q.lang)

@@ -8,12 +8,10 @@ the format's Rule or Section `about` the status concept (concept/forbidden, /lim
 
 from __future__ import annotations
 
-import re
 import weakref
 
 from kb.graph import KnowledgeGraph
-from kb.ids import concept_id, fold
-from kb.link import without_mentions
+from kb.ids import concept_id
 from kb.model import Node
 from kb.reading.question import Question
 from kb.reason import Decision, Knowledge, Step, Value
@@ -24,29 +22,6 @@ STATUSES: dict[int, tuple[int, str, str, str]] = {
     1: (1, "limited", "Limited", "Limitado"),
     2: (2, "semi-limited", "Semi-Limited", "Semi-Limitado"),
 }
-# The question is about copies, a list status, or having the card in a deck section.
-_COPIES = re.compile(
-    r"\b(cop(?:y|ies|ia|ias)|exemplar\w*|\d+x|x\d+)\b"
-    r"|\b(?:jogar com|play with|run|rodar|usar|use|ter|have)\s+(?:\d|duas|dois|tres|two|three)\b"
-)
-_STATUS = re.compile(
-    r"\b(forbidden|limited|semi-?limited|banned|banlist|proibid\w*|limitad\w*|semi-?limitad\w*|"
-    r"lista de proibidos)\b"
-)
-# Whether the card is legal at all: only when the question names nothing it would do ("allowed
-# during the Damage Step?" asks about a timing).
-_LEGAL = re.compile(r"\b(legal|ilegal|illegal|allowed|permitid\w*)\b")
-_SECTION = re.compile(
-    r"\b(side|main|deck principal|deck auxiliar|side deck|main deck|no deck|in my deck|"
-    r"no meu deck|baralho)\b"
-)
-# Using or playing the card at all: "can I play X in Edison?", "posso usar X no Edison?"
-_USE = re.compile(r"\b(play\w*|run\w*|us(?:e|ar|o|ando)|jog(?:ar|o|ando)|rodar|coloc\w*)\b")
-_MORE = re.compile(r"\b(outra|outro|another|mais uma|mais um|second|segunda|segundo)\b")
-
-
-# An Extra Deck named for where a monster is summoned from, not as a deck section to fill.
-_OTHER_DECK = re.compile(r"\b(extra deck|deck adicional)\b")
 _FIELDS: weakref.WeakKeyDictionary[KnowledgeGraph, frozenset[str]] = weakref.WeakKeyDictionary()
 
 
@@ -74,7 +49,7 @@ def _asked_copies(q: Question) -> int | None:
     numbers = [n.value for n in q.numbers if 0 < n.value <= 9]
     if numbers:
         return max(numbers)
-    if _MORE.search(q.folded):
+    if q.senses.has("another"):
         return 2
     return None
 
@@ -84,19 +59,21 @@ def decide_card_limit(kb: Knowledge, q: Question) -> Decision | None:
     if spec is None or spec.banlist is None:
         return None
     asked = _asked_copies(q)
-    folded = fold(
-        without_mentions(q.text, q.mentions, "card/")
-    )  # "Cálice Proibido" is a name, not the status
-    legality = bool(_LEGAL.search(folded)) and not any(
-        m.entity.startswith("concept/") for m in q.mentions
-    )
-    about_copies = bool(
-        _COPIES.search(folded)
-        or _STATUS.search(folded)
+    # the question's words outside the cards' names ("Cálice Proibido" is a name, not the status)
+    said = q.senses.outside((m.start, m.end) for m in q.mentions if m.entity.startswith("card/"))
+    # Whether the card is legal at all: only when the question names nothing it would do
+    # ("allowed during the Damage Step?" asks about a timing).
+    legality = said.has("legal") and not any(m.entity.startswith("concept/") for m in q.mentions)
+    # The question is about copies, a list status, or having the card in a deck section (an
+    # Extra Deck named for where a monster is summoned from is not a section to fill).
+    about_copies = (
+        said.has("copies", "list_status")
+        or any(a.value <= 9 and said.before(a.start, "use", "have") for a in q.amounts)
         or legality
-        or (_SECTION.search(folded) and (asked is not None or not _OTHER_DECK.search(folded)))
+        or (said.has("deck_section") and (asked is not None or not said.has("extra_deck")))
     )
-    if not about_copies and not _USE.search(folded):
+    # or using or playing the card at all: "can I play X in Edison?", "posso usar X no Edison?"
+    if not about_copies and not said.has("use", "put"):
         return None
     if not _has_field(kb.kg, spec.banlist.field):
         return None  # the card data holds no status of this list

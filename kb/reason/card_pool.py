@@ -76,7 +76,9 @@ def decide_card_pool(kb: Knowledge, q: Question) -> Decision | None:
         )
     # Whether it may be used, or whether it may do something there: either way, not in this format.
     # The asking clause is about using the card at all (legality), or asks for permission.
-    asks_use = q.asking_senses.has("use") or q.senses.has("permission")
+    asks_use = q.asking_senses.has("use", "put", "legal", "valid", "list_status") or q.senses.has(
+        "permission"
+    )
     en = f"{name_en} is not legal in {spec.label_en}{when_en}: no {spec.label_en} ruling applies to it."
     pt = f"{name_pt} não é permitido no {spec.label_pt}{when_pt}: nenhuma regra do {spec.label_pt} se aplica a ele."
     return Decision(

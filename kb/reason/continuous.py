@@ -48,7 +48,7 @@ def _effect_of_card(kg: KnowledgeGraph, card: str) -> tuple[str, Fact] | None:
 
 def continuous_decision(kg: KnowledgeGraph, q: Question) -> Decision | None:
     # The question asks about a Chain: starting or forming one, chaining or responding to something.
-    if not q.yes_no or not q.senses.has("chain"):
+    if not q.yes_no or not q.senses.has("chain", "chain_to", "respond"):
         return None
     rule = chain_rule(kg)
     if rule is None or rule.source is None or rule.source not in kg:

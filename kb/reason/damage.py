@@ -9,40 +9,30 @@ the bullet that decides it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
-from kb.ids import concept_id, fold
+from kb.ids import concept_id
 from kb.model import Fact, Node
-from kb.reading.clauses import main_clause, question_negated
+from kb.reading.clauses import main_clause
 from kb.reading.question import Question
 from kb.reason import Decision, Knowledge, Step
 from kb.reason.facts import best, label, provenance, steps_of
 
-_DAMAGE = re.compile(
-    r"\b(etapa de dano|damage step|damage-step|calculo de dano|damage calculation|"
-    r"damage calc|sub-?etapa|sub-?step)\b"
-)
-_ACTIVATE = re.compile(
-    r"\b(ativ\w*|activat\w*|usa\w*|use|used|using|jog\w*|play\w*|chain\w*|encade\w*|"
-    r"respond\w*|respond\w*|resposta)\b"
-)
-_SUBSTEP: tuple[tuple[re.Pattern[str], int], ...] = (
-    (re.compile(r"\bsub-?(?:etapa|step)\s*(\d)\b"), 0),
-    (re.compile(r"\b(comeco|inicio|start|beginning)\b[^?.]{0,25}\b(etapa de dano|damage step)"), 1),
-    (re.compile(r"\b(virad[oa]|desvirad[oa]|is flipped|gets flipped|flipped face-?up)\b"), 2),
-    (re.compile(r"\b(antes d[oa]|before)\b[^?.]{0,6}\b(calculo de dano|damage calc\w*)"), 3),
-    (
-        re.compile(
-            r"\b(durante o|during|no|na hora do|at|in)\b[^?.]{0,6}\b(calculo de dano|damage calc\w*)"
-        ),
-        4,
-    ),
-    (re.compile(r"\b(depois d[oa]|apos o|after)\b[^?.]{0,6}\b(calculo de dano|damage calc\w*)"), 5),
-    (re.compile(r"\b(fim|final|end)\b[^?.]{0,25}\b(etapa de dano|damage step)"), 7),
+# Words of the Damage Step; words of activating (or using, chaining, responding).
+DAMAGE_WORDS = ("damage_step", "damage_calc", "substep")
+_ACTIVATE = ("activate", "use", "chain_to", "respond")
+# A sub-step said by its time: a word of time a few characters before the Damage Step or damage
+# calculation ("no começo da Etapa de Dano", "before damage calculation"), first that matches.
+_SUBSTEP: tuple[tuple[str, str | None, int, int], ...] = (
+    ("step_start", "damage_step", 25, 1),
+    ("flipped", None, 0, 2),  # the attack target flipped face-up, wherever it is said
+    ("prior", "damage_calc", 6, 3),
+    ("during", "damage_calc", 6, 4),
+    ("later", "damage_calc", 6, 5),
+    ("step_end", "damage_step", 25, 7),
 )
 SUBSTEP_NAMES = {
     1: ("at the start of the Damage Step", "no começo da Etapa de Dano"),
@@ -150,12 +140,21 @@ def damage_rules(kg: KnowledgeGraph, fmt: str | None) -> list[Node]:
     return [n for n in kg.rules_about(DAMAGE_STEP, fmt) if kg.into(n.id, "rules_activation")]
 
 
-def substep_of(question: str) -> int | None:
-    q = fold(question)
-    for pattern, n in _SUBSTEP:
-        m = pattern.search(q)
-        if m:
-            return int(m.group(1)) if n == 0 and 1 <= int(m.group(1)) <= 7 else (n or None)
+def substep_of(q: Question) -> int | None:
+    """The sub-step of the Damage Step the question asks about (1-7), if it names one: by its
+    number ("sub-step 3"), by its time, or by the flip of the attack target (2)."""
+    numbered = next(
+        (a for a in q.amounts if a.digits and q.senses.before(a.start, "substep")), None
+    )
+    if numbered is not None:
+        return numbered.value if 1 <= numbered.value <= 7 else None
+    for when, what, gap, n in _SUBSTEP:
+        if what is None and q.senses.has(when):
+            return n
+        if what is not None and any(
+            q.senses.before(start, when, gap=gap) for start, _ in q.senses.where(what)
+        ):
+            return n
     return None
 
 
@@ -163,9 +162,9 @@ def decide_damage_step(kb: Knowledge, q: Question) -> Decision | None:
     """May the card the question names be activated in the Damage Step (or a sub-step)?"""
     named = asked_class(q)
     if named is not None:  # "can I chain a Counter Trap …?": the class itself, whatever card
-        return damage_decision(kb.kg, kb.formats, q.text, [], q.format, named)
+        return damage_decision(kb.kg, kb.formats, q, [], named)
     card = asked_card(q)
-    return damage_decision(kb.kg, kb.formats, q.text, [card] if card else q.cards, q.format)
+    return damage_decision(kb.kg, kb.formats, q, [card] if card else q.cards)
 
 
 def asked_class(q: Question) -> DamageClass | None:
@@ -184,10 +183,10 @@ def asked_card(q: Question) -> str | None:
     ("Can Herald of Perfection's effect be used … to negate Ryko?"), else the first after it
     ("Posso ativar Berserker Crush …?"). None when the question names no card or one."""
     cards = [m for m in q.mentions if m.entity.startswith("card/")]
-    verb = _ACTIVATE.search(q.folded)
+    verb = q.senses.first(*_ACTIVATE)
     if len({m.entity for m in cards}) < 2 or verb is None:
         return None
-    before = [m for m in cards if m.end <= verb.start()]
+    before = [m for m in cards if m.end <= verb[0]]
     if before:
         return before[-1].entity
     return cards[0].entity
@@ -196,17 +195,17 @@ def asked_card(q: Question) -> str | None:
 def damage_decision(
     kg: KnowledgeGraph,
     formats: Formats,
-    question: str,
+    q: Question,
     cards: list[str],
-    fmt: str | None,
     named: DamageClass | None = None,
 ) -> Decision | None:
     """May the one card in `cards` (or any card of the class `named`) be activated in the Damage
     Step, or in the sub-step asked?"""
-    q = fold(question)
-    if not (_DAMAGE.search(q) and _ACTIVATE.search(q)) or (len(cards) != 1 and named is None):
+    if not (q.senses.has(*DAMAGE_WORDS) and q.senses.has(*_ACTIVATE)):
         return None
-    rules = damage_rules(kg, fmt)
+    if len(cards) != 1 and named is None:
+        return None
+    rules = damage_rules(kg, q.format)
     if not rules:
         return None
     rule = rules[0]
@@ -251,9 +250,9 @@ def damage_decision(
     number = rule.props.get("number")
     rule_en = f"{fmt_en} rule {number}" if number else f"{fmt_en}: {rule.label_en or rule.label_pt}"
     rule_pt = f"Regra {number} ({fmt_pt})" if number else f"{fmt_pt}: {rule.label_pt}"
-    wanted = substep_of(question)
+    wanted = substep_of(q)
     yes = (wanted in allowed) if wanted is not None else bool(allowed)
-    if question_negated(question):
+    if q.negated:
         yes = not yes
     if member_fact is not None:
         name_en, name_pt = label(kg, cards[0], "en"), label(kg, cards[0], "pt")

@@ -8,13 +8,12 @@ against them; one asking how many ("how many cards can the Side Deck have?") get
 
 from __future__ import annotations
 
-import re
 from typing import Literal
 
 from kb.formats import DeckSizes, FormatSpec
-from kb.ids import concept_id, fold
-from kb.reading.clauses import asked_unit, last_sentence, question_negated
+from kb.ids import concept_id
 from kb.reading.question import Question
+from kb.reading.senses import Senses
 from kb.reason import Decision, Knowledge, Step, Value
 
 Part = Literal["main", "extra", "side"]
@@ -29,36 +28,8 @@ _NAMES: dict[Part, tuple[str, str]] = {
     "extra": ("Extra Deck", "Deck Adicional"),
     "side": ("Side Deck", "Deck Auxiliar"),
 }
-# What the number is compared with, as the words before it say.
-_AT_LEAST = re.compile(r"\b(?:at least|no minimo|pelo menos|minimum of|minimo de)\s*$")
-_MORE = re.compile(
-    r"\b(?:more than|over|above|exceed\w*|mais (?:de|que|do que)|acima de|passar de|"
-    r"ultrapassar)\s*$"
-)
-_FEWER = re.compile(r"\b(?:fewer than|less than|under|below|menos (?:de|que|do que)|abaixo de)\s*$")
-_AT_MOST = re.compile(r"\b(?:at most|up to|no maximo|ate|maximum of|maximo de)\s*$")
-_MIN_WORD = re.compile(r"\b(?:minim\w*|at least|pelo menos|smallest|fewest)\b")
-_MAX_WORD = re.compile(r"\b(?:maxim\w*|at most|largest|biggest|limit\w*|limite)\b")
-_DECK = re.compile(
-    r"\b(?:main deck|extra deck|side deck|deck principal|deck adicional|"
-    r"deck auxiliar|decks?|baralho)\b"
-)
-# between "N cards" and the deck it counts: "in my", "no", or nothing ("a 60-card deck")
-_BETWEEN_AFTER = re.compile(r"\s*(?:(?:in|inside|no|na|em|my|your|the|o|a|meu|minha|seu|sua)\s+)*")
-# between a deck and a number that is not its size: another thing counted or moved
-_NOT_THE_DECK = re.compile(r"\b(?:from|do|da|dos|das|to|para|pro|pra|and|e|then|depois)\b")
-_MOVES_CARDS = re.compile(
-    r"\b(?:draw\w*|compr\w*|send\w*|sent|envi\w*|mill\w*|banish\w*|bani\w*|add\w*|"
-    r"adicion\w*|return\w*|devolv\w*|reveal\w*|revel\w*|search\w*|busc\w*|excavat\w*|"
-    r"escav\w*|look\w*|olh\w*|discard\w*|descart\w*|shuffl\w*|embaralh\w*|mand\w*)\b"
-)
-_N_CARDS = re.compile(r"\b(\d{1,3})\s*-?\s*(?:cards?|cartas?)\b")
-# "the minimum number of cards", "deck size": how many, asked without "how many"
-_SIZE_ASKED = re.compile(
-    r"\b(?:numero|number|quantidade)\s+(?:minimo|maximo|minimum|maximum)\b"
-    r"|\b(?:minimum|maximum|minimo|maximo)\s+(?:number|numero|size|tamanho|de cards|of cards)\b"
-    r"|\bdeck size\b|\btamanho (?:minimo |maximo )?d[oe] deck\b"
-)
+# What the number is compared with, as the words just before it say.
+_COMPARED = ("at_least", "more_than", "fewer_than", "at_most")
 
 
 def decide_deck_size(kb: Knowledge, q: Question) -> Decision | None:
@@ -70,37 +41,43 @@ def decide_deck_size(kb: Knowledge, q: Question) -> Decision | None:
     if not parts:
         return None
     part = next((p for p in parts if p != "main"), parts[0])
-    asking = fold(last_sentence(q.text))
+    asked = _from(q.senses, q.last_at)  # the asking sentence's words
     if not q.yes_no:
-        if asked_unit(asking) != "card" and not _SIZE_ASKED.search(asking):
+        if q.unit_asked != "card" and not asked.has("size_asked"):
             return None
-        return _how_many(spec, spec.deck, part, asking, q.lang)
-    if _MOVES_CARDS.search(asking):
+        return _how_many(spec, spec.deck, part, asked)
+    if asked.has("moves_cards"):
         return None  # "draw 1 card from the Deck", "send 2 cards from my Deck": not its size
-    digits = [m for m in _N_CARDS.finditer(asking) if _counts_the_deck(asking, m)]
-    counted = {int(m.group(1)) for m in digits}
+    numbers = [
+        (a, cards)
+        for a in q.amounts
+        if a.digits and a.start >= q.last_at and a.value < 1000
+        for cards in [asked.after(a.end, "card_word", gap=2)]
+        if cards is not None and _counts_the_deck(asked, a.start, cards[1])
+    ]
+    counted = {a.value for a, _ in numbers}
     if len(counted) != 1:
         return None
     n = counted.pop()
-    before = asking[: digits[0].start()]
+    said = next((c for c in _COMPARED if asked.before(numbers[0][0].start, c)), None)
     low, high = _bounds(spec.deck, part)
-    if _AT_LEAST.search(before):
+    if said == "at_least":
         # "does the Main Deck need at least 40 cards?": the minimum asked
         yes = low == n
         said_en, said_pt = f"at least {n} cards", f"pelo menos {n} cards"
-    elif _MORE.search(before):
+    elif said == "more_than":
         yes = high > n
         said_en, said_pt = f"more than {n} cards", f"mais de {n} cards"
-    elif _FEWER.search(before):
+    elif said == "fewer_than":
         yes = low < n
         said_en, said_pt = f"fewer than {n} cards", f"menos de {n} cards"
-    elif _AT_MOST.search(before):
+    elif said == "at_most":
         yes = n <= high
         said_en, said_pt = f"up to {n} cards", f"até {n} cards"
     else:
         yes = low <= n <= high
         said_en, said_pt = f"{n} cards", f"{n} cards"
-    if question_negated(q.text):
+    if q.negated:
         yes = not yes
     step = _step(spec, spec.deck, part)
     name_en, name_pt = _NAMES[part]
@@ -115,25 +92,32 @@ def decide_deck_size(kb: Knowledge, q: Question) -> Decision | None:
     return Decision("yes" if yes else "no", [step], en, pt, 0.85, [], "deck-size")
 
 
-def _counts_the_deck(asking: str, number: re.Match[str]) -> bool:
-    """The number of cards counts a deck: "a Main Deck of (only) 39 cards", "my Extra Deck
-    contain more than 15 cards", "40 cards in my Main Deck", "a 60-card deck"."""
-    after = _DECK.search(asking, number.end())
-    if after is not None and _BETWEEN_AFTER.fullmatch(asking[number.end() : after.start()]):
+def _from(senses: Senses, start: int) -> Senses:
+    """The senses from character `start` on (the asking sentence)."""
+    return Senses({n: kept for n in senses.spans if (kept := senses.where(n, start))})
+
+
+def _counts_the_deck(asked: Senses, start: int, end: int) -> bool:
+    """The number of cards (from `start` to `end`, "39 cards") counts a deck: "a Main Deck of
+    (only) 39 cards", "my Extra Deck contain more than 15 cards", "40 cards in my Main Deck",
+    "a 60-card deck"."""
+    after = asked.first("deck_word", start=end)
+    if after is not None and asked.led_by(after[0], ("card_word",), ("deck_filler",), 3):
         return True
-    decks = [d for d in _DECK.finditer(asking, 0, number.start())]
+    decks = [d for d in asked.where("deck_word", end=start)]
     if not decks:
         return False
-    between = asking[decks[-1].end() : number.start()]
-    return len(between.split()) <= 6 and not _NOT_THE_DECK.search(between)
+    last = decks[-1]
+    # a few words after the deck, none naming another thing counted or moved
+    return start - last[1] <= 40 and not asked.has("not_the_deck", start=last[1], end=start)
 
 
-def _how_many(spec: FormatSpec, deck: DeckSizes, part: Part, asking: str, lang: str) -> Decision:
+def _how_many(spec: FormatSpec, deck: DeckSizes, part: Part, asked: Senses) -> Decision:
     low, high = _bounds(deck, part)
     step = _step(spec, deck, part)
-    if _MIN_WORD.search(asking):
+    if asked.has("min_word"):
         value: int | str = low
-    elif _MAX_WORD.search(asking) or part != "main":
+    elif asked.has("max_word") or part != "main":
         value = high
     else:
         value = f"{low}-{high}"

@@ -8,47 +8,40 @@ curated `lp_cost` or from the question ("a 1000 LP cost"); the LP from the quest
 
 from __future__ import annotations
 
-import re
-
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
-from kb.ids import fold
-from kb.link import Mention
 from kb.model import Fact
-from kb.reading.clauses import question_negated
 from kb.reading.question import Question
 from kb.reason import Decision, Knowledge, Step
 from kb.reason.facts import label
 
-_NUMBER = r"(\d{1,2}[.,]\d{3}|\d+)"
-_UNITS = r"(?:lp|pv|pontos de vida|life points?|de vida)"
-_LP = (
-    re.compile(
-        rf"\b(?:tenho|estou com|to com|tô com|fico com|i'?m at|i have|at|with|com)\s+"
-        rf"(?:exactly |exatamente |so |só )?{_NUMBER}\s*(?:de\s+)?{_UNITS}?\b"
-    ),
-    re.compile(rf"\b{_NUMBER}\s*(?:de\s+)?{_UNITS}\b"),
-    re.compile(rf"\b{_UNITS}\s*(?:de|=|:)?\s*{_NUMBER}\b"),
-)
-_COST = re.compile(
-    rf"\b(?:custo|cost|pagar|pay|paying|upkeep|manutencao)\b\D{{0,20}}?{_NUMBER}"
-    rf"|{_NUMBER}\s*(?:de\s+)?{_UNITS}?\s*(?:de\s+)?(?:custo|cost|upkeep|maintenance)"
-)
-_PAY = re.compile(r"\b(pag\w*|pay\w*|keep|manter|mantenho|upkeep|ativ\w*|activat\w*|use|usar)\b")
-_DESTROYED = re.compile(r"\b(destr\w*|auto-?destr\w*|self-?destruct\w*|gone|vai pro cemiterio)\b")
-_LOSE = re.compile(r"\b(perd\w*|lose|loses|losing|zer\w*|reach(?:es)? 0|chega\w* a 0|to 0|a 0)\b")
 
-
-def _amount(text: str) -> int:
-    return int(re.sub(r"[.,]", "", text))
-
-
-def _lp(q: str) -> int | None:
-    for pattern in _LP:
-        m = pattern.search(q)
-        if m:
-            return _amount(next(g for g in m.groups() if g))
+def _lp(q: Question) -> int | None:
+    """The Life Points the question says one has: a number after "I have" / "tenho" (an
+    "exactly" between), else a number with its unit after it ("8000 LP"), else before it
+    ("LP: 8000")."""
+    have = {e for _, e in q.senses.where("have_lp")}
+    lp = q.senses.where("lp")
+    for near in (
+        lambda a: any(0 < a.start - e <= 12 for e in have),
+        lambda a: any(0 <= s - a.end <= 4 for s, _ in lp),
+        lambda a: any(0 <= a.start - e <= 3 for _, e in lp),
+    ):
+        found = next((a.value for a in q.amounts if a.digits and near(a)), None)
+        if found is not None:
+            return found
     return None
+
+
+def _cost(q: Question) -> int | None:
+    """The cost the question names: a number a few words after a word of cost or paying
+    ("custo de 1000"), or one a unit or two before a word of cost ("1000 LP de custo")."""
+    words = q.senses.where("cost")
+    digits = [a for a in q.amounts if a.digits]
+    after = [a for a in digits if any(0 < a.start - e <= 20 for _, e in words)]
+    before = [a for a in digits if any(0 <= s - a.end <= 12 for s, _ in words)]
+    found = after or before
+    return found[0].value if found else None
 
 
 def cost_limits(kg: KnowledgeGraph, fmt: str | None) -> list[Fact]:
@@ -60,21 +53,18 @@ def cost_limits(kg: KnowledgeGraph, fmt: str | None) -> list[Fact]:
 
 def decide_lp_cost(kb: Knowledge, q: Question) -> Decision | None:
     """Can I pay card X's (or an N LP) cost with the LP I have, and what happens if not?"""
-    return lp_cost_decision(kb.kg, kb.formats, q.text, q.mentions, q.format)
+    return lp_cost_decision(kb.kg, kb.formats, q)
 
 
-def lp_cost_decision(
-    kg: KnowledgeGraph, formats: Formats, question: str, mentions: list[Mention], fmt: str | None
-) -> Decision | None:
-    limits = cost_limits(kg, fmt)
+def lp_cost_decision(kg: KnowledgeGraph, formats: Formats, q: Question) -> Decision | None:
+    limits = cost_limits(kg, q.format)
     if not limits:
         return None
     limit = limits[0]
-    q = fold(question)
     card = next(
         (
             m.entity
-            for m in mentions
+            for m in q.mentions
             if m.entity.startswith("card/") and kg.node(m.entity).props.get("lp_cost")
         ),
         None,
@@ -84,25 +74,25 @@ def lp_cost_decision(
         cost_info = kg.node(card).props["lp_cost"]
         cost, kind = int(cost_info["amount"]), str(cost_info["kind"])
     else:
-        m = _COST.search(q)
-        if m is None:
+        named = _cost(q)
+        if named is None:
             return None
-        cost, kind = _amount(next(g for g in m.groups() if g)), "cost"
+        cost, kind = named, "cost"
         if lp == cost:  # the only number found was the cost: look for another
-            others = [_amount(n) for n in re.findall(_NUMBER, q) if _amount(n) != cost]
+            others = [a.value for a in q.amounts if a.digits and a.value != cost]
             lp = others[0] if others else None
     if lp is None:
         return None
     payable = lp - cost >= int(limit.props.get("min_remaining", 0))
-    if _DESTROYED.search(q) and kind == "maintenance":
+    if q.senses.has("destroy") and kind == "maintenance":
         yes = not payable
-    elif _LOSE.search(q):
+    elif q.senses.has("lose"):
         yes = False  # a cost never takes you to 0: you cannot pay it instead
-    elif _PAY.search(q):
+    elif q.senses.has("pay", "activate", "use"):
         yes = payable
     else:
         return None
-    if question_negated(question):
+    if q.negated:
         yes = not yes
     rule = kg.node(limit.subject)
     section = kg.section_of(rule.id)

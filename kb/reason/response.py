@@ -16,39 +16,33 @@ through the graph:
 
 from __future__ import annotations
 
-import re
-
 from kb.graph import KnowledgeGraph
 from kb.model import Fact, Mention
-from kb.reading.clauses import question_negated
 from kb.reading.question import Question
 from kb.reason import Decision, Knowledge, Step
-from kb.reason.damage import _DAMAGE
+from kb.reason.damage import DAMAGE_WORDS
 from kb.reason.facts import best, broader_chain, label, provenance, spell_speed
 
 SPEEDLESS = "concept/speedless-action"
 CHAIN = "concept/chain"
 RESPONSE = "concept/response"
 INHERENT = "concept/inherent-special-summon"
-_CHAIN_VERB = re.compile(r"\b(chain\w*|encade\w*|acorrent\w*)\b")
-_RESPOND_VERB = re.compile(r"\b(respond\w*|response|resposta)\b")
-# Between the verb and the action: a few words, none naming an activation ("chain to the
+# Between the verb and the action: a few characters, no word naming an activation ("chain to the
 # activation of Monster Reborn" chains to the activation, not to the Summon).
 _GAP = 48
-_ACTIVATION_WORD = re.compile(r"\b(ativa\w*|activat\w*|efeitos?|effects?)\b")
-# A Chain already open on the action: a Chain Link number, or someone having chained.
-_OPEN_CHAIN = re.compile(r"\b(elos?|chain links?|encadeou|encadeei|encadearam|chained|cl ?\d)\b")
+Span = tuple[int, int]
 
 
-# What opens a condition: a verb after it, in the same clause, is not the one asked.
-_CONDITION_OPENER = re.compile(r"\b(when|if|while|once|after|quando|se|enquanto|caso|depois que)\b")
-_CLAUSE_END = re.compile(r"[,.;:?!]")
+def _in_condition(q: Question, at: int) -> bool:
+    """Whether character `at` lies in a condition ("… when both respond to …")."""
+    return q.senses.has("condition", start=q.clause_start(at), end=at)
 
 
-def _in_condition(text: str, at: int) -> bool:
-    """Whether position `at` of `text` lies in a condition ("… when both respond to …")."""
-    start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, at)), default=0)
-    return bool(_CONDITION_OPENER.search(text, start, at))
+def _open_chain(q: Question) -> bool:
+    """A Chain already open on the action: a Chain Link named, or someone having chained."""
+    return q.senses.has("chain_link") or any(
+        _in_condition(q, at) or at < q.last_at for at, _ in q.senses.where("chain_to")
+    )
 
 
 def decide_response(kb: Knowledge, q: Question) -> Decision | None:
@@ -78,17 +72,17 @@ def _speedless(kg: KnowledgeGraph, concept: str) -> Fact | None:
     return None
 
 
-def _asked_action(kg: KnowledgeGraph, q: Question) -> tuple[Mention, re.Match[str], Fact] | None:
+def _asked_action(kg: KnowledgeGraph, q: Question) -> tuple[Mention, Span, Fact] | None:
     """The action chained or responded to: a speedless concept named just after the verb, the
     verb being the one asked (not a condition's: "chain X to Y when both respond to the Summon"
     asks about chaining X to Y)."""
-    for verb in [*_RESPOND_VERB.finditer(q.folded), *_CHAIN_VERB.finditer(q.folded)]:
-        if _in_condition(q.folded, verb.start()):
+    for verb in [*q.senses.where("respond"), *q.senses.where("chain_to")]:
+        if _in_condition(q, verb[0]):
             continue
         for m in q.mentions:
-            if m.start < verb.end() or m.start - verb.end() > _GAP:
+            if m.start < verb[1] or m.start - verb[1] > _GAP:
                 continue
-            if _ACTIVATION_WORD.search(q.folded[verb.end() : m.start]):
+            if q.senses.has("activate", "effect", start=verb[1], end=m.start):
                 break
             fact = _speedless(kg, m.entity)
             if fact is not None:
@@ -96,33 +90,25 @@ def _asked_action(kg: KnowledgeGraph, q: Question) -> tuple[Mention, re.Match[st
     return _used_at_action(kg, q)
 
 
-# Using a card at the moment of an action ("ativar X quando o oponente invoca Y", "use X after
-# my opponent summons Y") asks whether it can be activated in response to that action.
-_USE_VERB = re.compile(r"\b(ativa\w*|activat\w*|usa\w*|use|using|jog\w*|play)\b")
-_AT_ACTION = re.compile(
-    r"\b(when|after|once|as soon as|quando|depois que|assim que|logo que|apos)\b"
-)
-
-
-def _used_at_action(kg: KnowledgeGraph, q: Question) -> tuple[Mention, re.Match[str], Fact] | None:
-    """The action a card is used at: a speedless concept inside the "when …" clause that follows
-    the asked verb of using."""
-    text = q.folded
-    for verb in _USE_VERB.finditer(text):
-        if _in_condition(text, verb.start()):
+def _used_at_action(kg: KnowledgeGraph, q: Question) -> tuple[Mention, Span, Fact] | None:
+    """The action a card is used at ("ativar X quando o oponente invoca Y", "use X after my
+    opponent summons Y"): a speedless concept inside the "when …" clause that follows the asked
+    verb of using or activating; it asks whether the card can be activated in response."""
+    for verb in sorted({*q.senses.where("activate"), *q.senses.where("use")}):
+        if _in_condition(q, verb[0]):
             continue
-        end = next((m.start() for m in _CLAUSE_END.finditer(text, verb.end())), len(text))
-        opener = _AT_ACTION.search(text, verb.end(), end)
-        if opener is None:
+        end = next((b for b in q.breaks if b >= verb[1]), len(q.text))
+        opener = q.senses.first("at_action", start=verb[1])
+        if opener is None or opener[1] > end:
             continue
         for m in q.mentions:
-            if opener.end() <= m.start < end and (fact := _speedless(kg, m.entity)) is not None:
+            if opener[1] <= m.start < end and (fact := _speedless(kg, m.entity)) is not None:
                 return m, verb, fact
     return None
 
 
 def response_decision(kg: KnowledgeGraph, q: Question) -> Decision | None:
-    if not q.yes_no or _DAMAGE.search(q.folded):
+    if not q.yes_no or q.senses.has(*DAMAGE_WORDS):
         return None
     chained, responded = response_rules(kg)
     if chained is None or responded is None:
@@ -136,7 +122,7 @@ def response_decision(kg: KnowledgeGraph, q: Question) -> Decision | None:
     speeds = [(c, s) for c in cards if (s := spell_speed(kg, c)) is not None]
     if any(s[0] == 1 for _, s in speeds):
         return None  # what a Spell Speed 1 card may respond to is the chain reasoner's
-    responding = bool(_RESPOND_VERB.fullmatch(verb.group(0))) or bool(speeds)
+    responding = verb in q.senses.where("respond") or bool(speeds)
     steps: list[Step] = []
     sources: list[str] = []
     name_en, name_pt = label(kg, action.entity, "en"), label(kg, action.entity, "pt")
@@ -169,7 +155,7 @@ def response_decision(kg: KnowledgeGraph, q: Question) -> Decision | None:
         within = best(
             [f for f in kg.out(SPEEDLESS, "can_be_responded_to") if f.props.get("within_chain")]
         )
-        if within is not None and within.source and _OPEN_CHAIN.search(q.folded):
+        if within is not None and within.source and _open_chain(q):
             steps.append(
                 Step(
                     f"While a Chain built on it is open, it is still the last action: "
@@ -185,7 +171,7 @@ def response_decision(kg: KnowledgeGraph, q: Question) -> Decision | None:
     text = kg.node(rule.source).text if rule.source in kg else ""
     steps.append(Step(f"Rule: {text}", f"Regra: {text}", rule.source))
     sources.append(rule.source)
-    yes = responding != question_negated(q.text)
+    yes = responding != q.negated
     if responding:
         en = (
             f"{'Yes' if yes else 'No'}. A {name_en} has no Spell Speed: nothing is chained to it, "

@@ -6,49 +6,33 @@ Works for any card whose summon kind and capabilities are known (document or cur
 
 from __future__ import annotations
 
-import re
-
 from kb.graph import KnowledgeGraph
-from kb.ids import concept_id, fold
+from kb.ids import concept_id
 from kb.model import Fact
-from kb.reading.clauses import last_sentence, main_clause
 from kb.reading.question import Question
+from kb.reading.senses import read_senses
 from kb.reason import Decision, Knowledge, Step
-from kb.reason.damage import _DAMAGE
+from kb.reason.damage import DAMAGE_WORDS
 from kb.reason.facts import best, label, provenance
 
 INHERENT = concept_id("inherent-special-summon")
 NON_INHERENT = concept_id("non-inherent-special-summon")
 SUMMON_NEG = concept_id("summon-negation")
 ACTIVATION_NEG = concept_id("activation-negation")
-_NEGATE = re.compile(
-    r"\b(neg\w*|stop\w*|impedi\w*|para[rs]?|pega|works? (?:against|on)|funciona (?:contra|em)|"
-    r"against|contra|us(?:e|es|ing|ar|o)\b.{0,60}\bon)\b"
-)
-# "Activate Solemn Judgment in response to the Special Summon of X": a card that negates Summons,
-# used on one, negates it.
-_IN_RESPONSE_TO_SUMMON = re.compile(
-    r"\b(?:in response to (?:the |a )?(?:special |normal )?summon\w*|"
-    r"em resposta (?:a|à) (?:uma? )?invoca\w*)"
-)
-_CHAIN = re.compile(r"\b(chain|corrente|cadeia|encadea\w*)\b")
-_WITHOUT_BEFORE = re.compile(
-    r"\b(?:sem|without|not using|nao usa|sem usar)(?: an?| um| uma| o| a)?\s*$"
-)
-_SUMMON_BEFORE = re.compile(
-    r"\b(?:summons?|summoned|ss'?s|invoca|invocou|invoquei|invocar)(?: (?:an?|the|um|uma|o|a|seu|sua|his|her|their|my|meu|minha))?\s*$"
-)
-# A modal right before a card's name: the name is the verb ("can I Solemn it?", "posso dar
-# Bottomless nele?").
-_MODAL_BEFORE = re.compile(
-    r"\b(?:can|could|should|may) (?:i|you|he|she|they|we|my opponent|the opponent)(?: just| still)?"
-    r"\s*$|\b(?:posso|pode|podemos|da pra|dá pra|consigo|devo)(?: dar| mandar| usar um?| tacar)?\s*$"
-)
-_SUMMON_WORD = re.compile(
-    r"\b(invoca\w*|invoc\w*|summon\w*|revive\w*|revived|brings? back|brought back|"
-    r"trazid[oa] de volta|traz(?:er)? de volta)\b"
-)
-_STARTS = re.compile(r"\b(start\w*|inicia\w*|gera\w*|cria\w*|comec\w*|begin\w*|form\w*)\b")
+
+
+def _negates(q: Question) -> bool:
+    """The question speaks of stopping something: negating, stopping, working against, or using
+    a card on it ("use Solemn Judgment on his Summon")."""
+    used = [e for _, e in q.senses.where("use")]
+    on = [a for a, _ in q.senses.where("on")]
+    return q.senses.has("negate", "against") or any(0 < a - e <= 60 for e in used for a in on)
+
+
+def _in_response_to_summon(q: Question) -> bool:
+    """ "Activate Solemn Judgment in response to the Special Summon of X": a card that negates
+    Summons, used on one, negates it."""
+    return any(q.senses.before(at, "in_response_to", gap=16) for at, _ in q.senses.where("summon"))
 
 
 def _kind_fact(kg: KnowledgeGraph, card: str):  # type: ignore[no-untyped-def]
@@ -57,32 +41,36 @@ def _kind_fact(kg: KnowledgeGraph, card: str):  # type: ignore[no-untyped-def]
 
 def decide_summon(kb: Knowledge, q: Question) -> Decision | None:
     """Can card X negate the Special Summon of Y? / Does Y's summon start a chain?"""
-    asked_at = len(q.text) - len(last_sentence(q.text))
-    asking = {m.entity for m in q.mentions if m.start >= asked_at}
-    # "Can I Solemn Warning that summon?": a negating card's name used as the verb
+    asking = {m.entity for m in q.mentions if m.start >= q.last_at}
+    # "Can I Solemn Warning that summon?": a negating card's name used as the verb, after a modal
+    # and its subject ("can I", "posso dar") or a modal whose form says the subject ("posso")
     as_verb = [
         m.entity
         for m in q.mentions
         if m.entity.startswith("card/")
         and kb.kg.out(m.entity, "has_capability")
-        and _MODAL_BEFORE.search(fold(q.text[: m.start]))
+        and (
+            q.senses.led_by(m.start, ("permission",), ("by_name",), least=1)
+            or q.senses.led_by(m.start, ("modal_self",), ("by_name",))
+        )
     ]
     # "Opp Synchro Summons Stardust Dragon": what a summon verb names is summoned, whatever it
     # can negate
-    after_summon = {m.entity for m in q.mentions if _SUMMON_BEFORE.search(fold(q.text[: m.start]))}
+    after_summon = {
+        m.entity for m in q.mentions if q.senses.led_by(m.start, ("summon",), ("determiner",), 1)
+    }
     # "(contact fusion, sem Polymerization)": a card said not to be used takes no part
-    unused = {m.entity for m in q.mentions if _WITHOUT_BEFORE.search(fold(q.text[: m.start]))}
+    unused = {
+        m.entity for m in q.mentions if q.senses.led_by(m.start, ("without",), ("article",), 1)
+    }
     entities = [e for e in q.entities if e not in unused]
-    return summon_decision(
-        kb.kg, q.text, entities, q.lang, asking, as_verb, after_summon - set(as_verb)
-    )
+    return summon_decision(kb.kg, q, entities, asking, as_verb, after_summon - set(as_verb))
 
 
 def summon_decision(
     kg: KnowledgeGraph,
-    question: str,
+    q: Question,
     entities: list[str],
-    lang: str,
     asking: set[str] | None = None,
     as_verb: list[str] | None = None,
     summoned_named: set[str] | None = None,
@@ -94,7 +82,9 @@ def summon_decision(
     as_verb = as_verb or []
     asking = asking or set()
     summoned_named = summoned_named or set()
-    q = fold(question)
+    lang = q.lang
+    damage = q.senses.has(*DAMAGE_WORDS)
+    summon_word = q.senses.has("summon", "revive")
     cards = [e for e in entities if e.startswith("card/")]
     listed = [e for e in cards if _kind_fact(kg, e) is not None]
     # A Spell or Trap listed with a summon kind is the card that summons, never the summoned one.
@@ -104,15 +94,15 @@ def summon_decision(
     summon_negators = [
         e for e in negators if any(f.object == SUMMON_NEG for f in kg.out(e, "has_capability"))
     ]
-    if _IN_RESPONSE_TO_SUMMON.search(q) and summon_negators and not _NEGATE.search(q):
+    if _in_response_to_summon(q) and summon_negators and not _negates(q):
         negators = summon_negators
         negating = True
     else:
-        negating = bool(_NEGATE.search(q)) or bool(as_verb)
-    if negating and negators and not _DAMAGE.search(q):
+        negating = _negates(q) or bool(as_verb)
+    if negating and negators and not damage:
         # A Spell or Trap named beside a Summon is what summons (the asker says so: "the summon
         # made by Monster Reborn"); it decides the kind, whatever monster it brings back.
-        named = cards if _SUMMON_WORD.search(q) else listed
+        named = cards if summon_word else listed
         by = [e for e in named if e not in negators and _spell_or_trap(kg, e)]
         if by:
             return _summoning_card_negation(kg, negators[0], by[0], lang)
@@ -122,7 +112,7 @@ def summon_decision(
         # "the monster that Light and Darkness Dragon revives": a monster whose activated effect
         # summons (its effect is what a negator must stop)
         effects = [e for e in cards if e != negators[0] and _activated(kg, e)]
-        if _SUMMON_WORD.search(q) and len(effects) == 1:
+        if summon_word and len(effects) == 1:
             return _summoning_card_negation(kg, negators[0], effects[0], lang)
         kinds = [
             c
@@ -133,12 +123,7 @@ def summon_decision(
         ]
         if kinds:  # "can Rai-Oh negate a Ritual Summon?": the summon class itself
             return _negation(kg, negators[0], kinds[0], lang)
-    if (
-        _NEGATE.search(q)
-        and not negators
-        and (_ANY_NEGATOR.search(q) or (_PASSIVE_NEGATED.search(q) and _SUMMON_WORD.search(q)))
-        and not _DAMAGE.search(q)
-    ):
+    if _negates(q) and not negators and (_any_negator(q) or _passive_negated(q)) and not damage:
         # "Can you negate a Synchro Summon with a card effect?", "Can Cyber Dragon's Summon be
         # negated?": by any card that can
         kinds = [
@@ -153,12 +138,13 @@ def summon_decision(
         target = kinds[0] if kinds else (alone[0] if len(alone) == 1 else None)
         if target is not None:
             return _negatable_at_all(kg, target, lang)
-    asked = main_clause(question)  # "I summon X and no chain starts. Can I …?" asks something else
-    if _CHAIN.search(asked) and _STARTS.search(asked):
+    # "I summon X and no chain starts. Can I …?" asks something else: the asking clause's words
+    asked = q.asking_senses
+    if asked.has("chain", "chain_to") and asked.has("starts"):
         if len(listed) == 1:  # a summoned monster, or a Spell/Trap whose activation summons
             return _chain(kg, listed[0], lang)
         summoners = [e for e in entities if e.startswith("card/") and _activated(kg, e)]
-        if not listed and len(summoners) == 1 and _EFFECT_SUMMONS.search(q):
+        if not listed and len(summoners) == 1 and _effect_summons(q):
             return _summoner_chain(kg, summoners[0], lang)
         if not cards and concept_id("special-summon") in entities:
             named = [k for k in (INHERENT, NON_INHERENT) if k in entities]
@@ -167,17 +153,19 @@ def summon_decision(
     return None
 
 
-# A negator named by what it is, not which card: "with a card effect", "com um efeito".
-_ANY_NEGATOR = re.compile(
-    r"\b(?:with|by|com|por)\s+(?:an?|um|uma|any|qualquer|some|algum|alguma)?\s*"
-    r"(?:card(?:'s)? effect|effect|efeito(?: de (?:um )?card)?|card)\b"
-)
+def _any_negator(q: Question) -> bool:
+    """A negator named by what it is, not which card: "with a card effect", "com um efeito"."""
+    return any(
+        q.senses.led_by(at, ("with_any",), ("any",), 1)
+        for at, _ in q.senses.where("effect_of_card")
+    )
 
 
-# Negated by no one named: "can X's Summon be negated?", "a invocação dele pode ser negada?".
-_PASSIVE_NEGATED = re.compile(
-    r"\b(?:be|been|get|gets|ser|sera|é|e|foi) (?:negated|negad[oa]s?)\b|\bnegatable\b|\bnegavel\b"
-)
+def _passive_negated(q: Question) -> bool:
+    """Negated by no one named: "can X's Summon be negated?", "a invocação dele pode ser
+    negada?"."""
+    said = any(q.senses.before(at, "be") for at, _ in q.senses.where("negated"))
+    return (said or q.senses.has("negatable")) and q.senses.has("summon", "revive")
 
 
 def _kind_step(kg: KnowledgeGraph, target: str, kind: Fact) -> Step:
@@ -227,8 +215,13 @@ def _negatable_at_all(kg: KnowledgeGraph, target: str, lang: str) -> Decision | 
 
 
 _ACTIVATED = tuple(concept_id(f"{t}-effect") for t in ("trigger", "ignition", "quick", "flip"))
-# "uses its effect to Special Summon", "o efeito pra invocar", "effect that Special Summons".
-_EFFECT_SUMMONS = re.compile(r"\b(efeito|effect)\b.{0,40}\b(invoca\w*|invoc\w*|summon\w*)\b")
+
+
+def _effect_summons(q: Question) -> bool:
+    """ "uses its effect to Special Summon", "o efeito pra invocar", "effect that Special
+    Summons": a word of Summon at most 40 characters after "effect"."""
+    effects = [e for _, e in q.senses.where("effect")]
+    return any(0 < a - e <= 41 for e in effects for a, _ in q.senses.where("summon"))
 
 
 def _activated(kg: KnowledgeGraph, card: str):  # type: ignore[no-untyped-def]
@@ -295,18 +288,16 @@ def _spell_or_trap(kg: KnowledgeGraph, card: str) -> str | None:
 
 
 _CARD_KIND_WORDS = {
-    "spell": re.compile(r"\b(magias?|magicas?|spells?)\b"),
-    "trap": re.compile(r"\b(armadilhas?|traps?)\b"),
-    "monster-effect": re.compile(
-        r"\b(de (?:um )?monstros?|monster(?:'s)? effects?|efeitos? de monstros?)\b"
-    ),
+    "spell": "spell_word",
+    "trap": "trap_word",
+    "monster-effect": "monster_effect_word",
 }
 
 
 def _speaks_of(kg: KnowledgeGraph, passage: str | None, card_kind: str) -> bool:
     """Whether a rule's sentence names the kind of card (Spell, Trap) it is about."""
     node = kg.get(passage) if passage else None
-    return bool(node and _CARD_KIND_WORDS[card_kind].search(fold(node.text or "")))
+    return bool(node and read_senses(node.text or "").has(_CARD_KIND_WORDS[card_kind]))
 
 
 def _negates_activation(kg: KnowledgeGraph, negator: str, of: str):  # type: ignore[no-untyped-def]

@@ -10,7 +10,7 @@ from kb.reading.senses import Senses, read_senses
 @pytest.mark.parametrize(
     ("text", "sense", "word"),
     [
-        ("Posso encadear Tufão Místico?", "chain", "encadear"),
+        ("Posso encadear Tufão Místico?", "chain_to", "encadear"),
         ("Can I chain to it?", "chain", "chain"),
         ("It was chained to Pot of Greed", "chain", "chained"),
         ("O efeito obrigatório vai primeiro", "mandatory", "obrigatório"),
@@ -51,3 +51,18 @@ def test_spans_filter_by_range_and_mentions() -> None:
 def test_empty_senses() -> None:
     assert not Senses().has("chain")
     assert Senses().first("chain") is None
+
+
+def test_a_word_marked_as_written_does_not_match_by_stem() -> None:
+    """"limitado" (a list status) and "limite" (a limit) share a stem; the data marks the status
+    to be matched as written."""
+    assert read_senses("Pote da Ganância é limitado?").has("list_status")
+    assert not read_senses("pelo limite de cartas na mão").has("list_status")
+    assert not read_senses("the hand size limit").has("list_status")
+
+
+def test_amounts_in_digits_and_words() -> None:
+    from kb.reading.question import amounts
+
+    found = amounts("Tenho 8.000 PV e duas cópias, um card", "pt")
+    assert [(a.value, a.digits) for a in found] == [(8000, True), (2, False)]  # "um": an article

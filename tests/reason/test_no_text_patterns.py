@@ -9,15 +9,7 @@ import ast
 from pathlib import Path
 
 REASON = Path(__file__).resolve().parents[2] / "kb" / "reason"
-PATTERNED = {
-    "card_limit.py",
-    "chain.py",
-    "damage.py",
-    "deck_size.py",
-    "lp_cost.py",
-    "response.py",
-    "summon.py",
-}
+PATTERNED = {"chain.py"}
 
 
 def _imports_re(path: Path) -> bool:
