@@ -47,7 +47,7 @@ def test_a_concessive_if_does_not_make_the_question_conditional(
         "Can a Spell Speed 2 card chain to a Counter Trap even if it negates the Counter Trap?",
         None,
     )
-    decision = chain_decision(hash_service.kg, q.text, q.mentions, q.lang)
+    decision = chain_decision(hash_service.kg, q)
     assert decision is not None and decision.verdict == "no"
 
 
@@ -78,7 +78,7 @@ def test_chaining_one_thing_with_nothing_named_to_chain_it_to(
     hash_service: RulingsService, question: str, verdict: str
 ) -> None:
     q = hash_service.answerer.read(question, None)
-    decision = chain_decision(hash_service.kg, q.text, q.mentions, q.lang)
+    decision = chain_decision(hash_service.kg, q)
     assert decision is not None and decision.verdict == verdict
     assert any(s.source and "spell-speed" in s.source for s in decision.steps)
 
@@ -94,14 +94,14 @@ def test_chaining_one_thing_with_nothing_named_to_chain_it_to(
 )
 def test_no_lone_responder(hash_service: RulingsService, question: str) -> None:
     q = hash_service.answerer.read(question, None)
-    assert lone_responder(hash_service.kg, q.text, q.mentions, q.lang) is None
+    assert lone_responder(hash_service.kg, q) is None
 
 
 def test_refused_by_the_target_s_speed_cites_that_speed_s_rule(
     hash_service: RulingsService,
 ) -> None:
     q = hash_service.answerer.read("Can I chain Mystical Space Typhoon to Solemn Judgment?", None)
-    decision = chain_decision(hash_service.kg, q.text, q.mentions, q.lang)
+    decision = chain_decision(hash_service.kg, q)
     assert decision is not None and decision.verdict == "no"
     sources = [s.source for s in decision.steps if s.source]
     assert any("speed-2" in s for s in sources) and any("speed-3" in s for s in sources)

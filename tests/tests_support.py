@@ -85,5 +85,5 @@ def chain_pair_ids(svc: Any, text: str) -> tuple[str, str] | None:
     from kb.reason.chain import chain_pair
 
     q = svc.answerer.read(text, None)
-    pair = chain_pair(svc.kg, q.text, q.mentions, q.lang)
+    pair = chain_pair(svc.kg, q)
     return (pair[0].entity, pair[1].entity) if pair else None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from kb.formats import Formats
@@ -89,6 +90,24 @@ _WORD = re.compile(r"[^\W\d_]+")
 _AMOUNT = re.compile(r"(?<![\w.,])\d{1,3}(?:[.,]\d{3})+(?![\w.,]?\d)|(?<![\w.,])\d+(?!\w)")
 
 
+def asides(text: str) -> tuple[tuple[int, int], ...]:
+    """The spans of `text` between parentheses, outermost (an unclosed one runs to the end)."""
+    out: list[tuple[int, int]] = []
+    depth, start = 0, 0
+    for i, c in enumerate(text):
+        if c == "(":
+            if depth == 0:
+                start = i
+            depth += 1
+        elif c == ")" and depth:
+            depth -= 1
+            if depth == 0:
+                out.append((start, i + 1))
+    if depth:
+        out.append((start, len(text)))
+    return tuple(out)
+
+
 def amounts(text: str, lang: str) -> tuple[Amount, ...]:
     """The numbers of `text`: in digits, thousands separators read ("1.000" is 1000), and in
     number words of the language `lang`, in order."""
@@ -140,10 +159,33 @@ class Question:
     breaks: tuple[int, ...] = ()
     amounts: tuple[Amount, ...] = ()
     unit_asked: str | None = None
+    asides: tuple[tuple[int, int], ...] = ()
+    possessives: frozenset[int] = frozenset()
 
     def clause_start(self, at: int) -> int:
         """Where the clause holding character `at` starts: after the last punctuation before it."""
         return max((b + 1 for b in self.breaks if b < at), default=0)
+
+    def in_condition(self, at: int) -> bool:
+        """Whether character `at` lies in a condition ("… when both respond to …"): a word
+        opening one stands earlier in its clause."""
+        return self.senses.has("condition", start=self.clause_start(at), end=at)
+
+    def asked_senses(self, named: Callable[[Mention], bool]) -> Senses:
+        """The senses of the asking clause (the last sentence without its conditions and
+        asides), the words of the mentions `named` accepts blanked: "Chain" in "Chain
+        Destruction" is a name, not a word of the question."""
+        from kb.reading.clauses import main_clause
+
+        chars = list(self.text)
+        for m in self.mentions:
+            if named(m):  # a blank word in its place: the sentences keep their words
+                chars[m.start : m.end] = "_" * (m.end - m.start)
+        return read_senses(main_clause("".join(chars)))
+
+    def in_aside(self, at: int) -> bool:
+        """Whether character `at` lies between parentheses ("(sem chain)")."""
+        return any(a <= at < b for a, b in self.asides)
 
     @property
     def entities(self) -> list[str]:
@@ -190,6 +232,12 @@ def read_question(
         breaks=tuple(i for i, c in enumerate(text) if c in _BREAKS),
         amounts=amounts(text, lang),
         unit_asked=asked_unit(fold(last_sentence(text))),
+        asides=asides(text),
+        possessives=frozenset(
+            i
+            for i, c in enumerate(text)
+            if c in "'’" and text[i + 1 : i + 2] in ("s", "S", " ", "")
+        ),
     )
 
 

@@ -69,16 +69,17 @@ class Senses:
         fillers: Iterable[str] = (),
         words: int = 2,
         least: int = 0,
+        gap: int = 1,
     ) -> bool:
         """Whether the words just before character `at` are a span of `lead` followed by
         `least` to `words` spans of `fillers` ("sem um X": "sem" leads, "um" fills), one space
-        apart."""
+        apart (or `gap` characters: a quote)."""
         fill = sorted({s for n in fillers for s in self.where(n, end=at)}, reverse=True)
         cursor = at
         for used in range(words + 1):
-            if used >= least and self.before(cursor, *lead):
+            if used >= least and self.before(cursor, *lead, gap=gap):
                 return True
-            nxt = next((s for s in fill if 0 <= cursor - s[1] <= 1), None)
+            nxt = next((s for s in fill if 0 <= cursor - s[1] <= gap), None)
             if nxt is None:
                 return False
             cursor = nxt[0]

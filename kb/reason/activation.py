@@ -80,7 +80,7 @@ def decide_negation(kb: Knowledge, q: Question) -> Decision | None:
     if verb is None or q.senses.has(*DAMAGE_WORDS) or _negates_summon(asked, verb[1]):
         return None  # a Summon, or the Damage Step: other reasoners' questions
     # Negating an activation means chaining to it: a responder too slow for it negates nothing.
-    chained = chain_decision(kb.kg, q.text, q.mentions, q.lang)
+    chained = chain_decision(kb.kg, q)
     if chained is not None and chained.verdict == "no":
         return chained
     cards: list[Node] = []

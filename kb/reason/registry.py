@@ -15,7 +15,8 @@ from kb.reason.activation import decide_negation
 from kb.reason.card_class import classes_asked, decide_card_class
 from kb.reason.card_limit import decide_card_limit
 from kb.reason.card_pool import decide_card_pool
-from kb.reason.chain import decide_chain, decide_order, decide_resolution, resolution_rule
+from kb.reason.chain import decide_chain
+from kb.reason.chain_resolution import decide_order, decide_resolution, resolution_rule
 from kb.reason.continuous import chain_rule, decide_continuous
 from kb.reason.damage import damage_rules, decide_damage_step
 from kb.reason.deck_size import decide_deck_size

@@ -33,15 +33,10 @@ _GAP = 48
 Span = tuple[int, int]
 
 
-def _in_condition(q: Question, at: int) -> bool:
-    """Whether character `at` lies in a condition ("… when both respond to …")."""
-    return q.senses.has("condition", start=q.clause_start(at), end=at)
-
-
 def _open_chain(q: Question) -> bool:
     """A Chain already open on the action: a Chain Link named, or someone having chained."""
     return q.senses.has("chain_link") or any(
-        _in_condition(q, at) or at < q.last_at for at, _ in q.senses.where("chain_to")
+        q.in_condition(at) or at < q.last_at for at, _ in q.senses.where("chain_to")
     )
 
 
@@ -77,7 +72,7 @@ def _asked_action(kg: KnowledgeGraph, q: Question) -> tuple[Mention, Span, Fact]
     verb being the one asked (not a condition's: "chain X to Y when both respond to the Summon"
     asks about chaining X to Y)."""
     for verb in [*q.senses.where("respond"), *q.senses.where("chain_to")]:
-        if _in_condition(q, verb[0]):
+        if q.in_condition(verb[0]):
             continue
         for m in q.mentions:
             if m.start < verb[1] or m.start - verb[1] > _GAP:
@@ -95,7 +90,7 @@ def _used_at_action(kg: KnowledgeGraph, q: Question) -> tuple[Mention, Span, Fac
     opponent summons Y"): a speedless concept inside the "when …" clause that follows the asked
     verb of using or activating; it asks whether the card can be activated in response."""
     for verb in sorted({*q.senses.where("activate"), *q.senses.where("use")}):
-        if _in_condition(q, verb[0]):
+        if q.in_condition(verb[0]):
             continue
         end = next((b for b in q.breaks if b >= verb[1]), len(q.text))
         opener = q.senses.first("at_action", start=verb[1])

@@ -54,7 +54,7 @@ def test_empty_senses() -> None:
 
 
 def test_a_word_marked_as_written_does_not_match_by_stem() -> None:
-    """"limitado" (a list status) and "limite" (a limit) share a stem; the data marks the status
+    """ "limitado" (a list status) and "limite" (a limit) share a stem; the data marks the status
     to be matched as written."""
     assert read_senses("Pote da Ganância é limitado?").has("list_status")
     assert not read_senses("pelo limite de cartas na mão").has("list_status")
