@@ -14,7 +14,7 @@ from api.contract import JSON_LD_BODY, TEXT_BODY, mark
 from api.errors import error_responses, install_error_handlers, without_local_paths
 from api.metrics import Metrics
 from api.middleware import install_edges
-from api.routes import cards, docs, linked_data, web, wiki
+from api.routes import about, cards, docs, linked_data, web, wiki
 from api.safe_strings import check_input_strings
 from kb.schemas import Answer, Health, LinkResult, SearchResult, Stats
 from kb.service import RulingsService
@@ -137,7 +137,7 @@ def create_app(service: RulingsService, *, stale_error: str | None = None) -> Fa
     def export_jsonld() -> FileResponse:
         return FileResponse(service.export("jsonld"), media_type="application/ld+json")
 
-    for group in (cards, linked_data, wiki, web):  # cards before wiki's /cards/{id} page
+    for group in (cards, about, linked_data, wiki, web):  # cards before wiki's /cards/{id}
         group.register(app, service)
     docs.register(app)
     metrics_route.register(app, metrics)

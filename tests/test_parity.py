@@ -57,6 +57,8 @@ TWINS: dict[str, Twin | str] = {
     "banlist": Twin("banlist", ("GET /banlist",)),
     "lflist": Twin("banlist", ("GET /banlist",)),  # banlist --as lflist, ?as=lflist
     "deck_validate": Twin("deck check", ("POST /deck/validate",)),
+    "card": Twin("cards report", ("GET /cards/{card_id}/report",)),
+    "rules_about": Twin("rules-about", ("GET /rules-about",)),
     "resolve": "an internal lookup returning a Node; show, node_rdf and render expose it",
     "reasoner_status": "a part of stats (and of /health), not a query of its own",
     "whole_graph": "builds the rdflib Graph a missing or damaged SPARQL store is rewritten from",
@@ -233,6 +235,20 @@ JSON_CASES: list[tuple[str, list[str], str, str, dict[str, Any]]] = [
         "get",
         "/cards/card/jinzo/legality",
         {"params": {"format": "edison"}},
+    ),
+    (
+        "card",
+        ["cards", "report", "Cyber Dragon", "--json"],
+        "get",
+        "/cards/Cyber Dragon/report",
+        {},
+    ),
+    (
+        "rules_about",
+        ["rules-about", "Union monster", "--format", "edison", "--k", "3", "--json"],
+        "get",
+        "/rules-about",
+        {"params": {"subject": "Union monster", "format": "edison", "k": 3}},
     ),
     (
         "banlist",
