@@ -90,6 +90,8 @@ HTTP_ONLY = {
 CLI_ONLY = {
     "ingest": "builds the artifact the service loads (the server rebuilds a stale one itself)",
     "serve": "starts the HTTP server",
+    "mcp": "serves the service methods as MCP tools over stdio (api/mcp_server.py; over HTTP "
+    "at /mcp): tests/test_mcp.py checks them",
     "eval": "the answer evaluation over a JSONL file (kb/evaluation.py), calling ask",
     "eval-search": "the search evaluation over a JSONL file (kb/evaluation.py), calling search",
     "model prepare": "prepares the embedding model",
