@@ -6,37 +6,17 @@ from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Query
 from fastapi.responses import FileResponse, Response
-from pydantic import BaseModel, Field
 
-from api import contract
+from api import contract, mcp_server
 from api import metrics as metrics_route
-from api.contract import JSON_LD_BODY, TEXT_BODY, mark
+from api.contract import JSON_LD_BODY, TEXT_BODY, AskRequest, mark
 from api.errors import error_responses, install_error_handlers, without_local_paths
 from api.metrics import Metrics
 from api.middleware import install_edges
-from api.routes import cards, docs, linked_data, web, wiki
+from api.routes import about, cards, docs, linked_data, web, wiki
 from api.safe_strings import check_input_strings
 from kb.schemas import Answer, Health, LinkResult, SearchResult, Stats
 from kb.service import RulingsService
-
-
-class AskRequest(BaseModel):
-    """The body of POST /ask."""
-
-    question: str = Field(
-        description="The ruling question, pt or en.", json_schema_extra=mark("text")
-    )
-    format: str | None = Field(
-        default=None,
-        description="A format id declared in the manifest (see /stats); detected when null.",
-        json_schema_extra=mark("format"),
-    )
-    k: int = Field(
-        default=5,
-        strict=True,
-        description="Citations to return (1..max_k).",
-        json_schema_extra=mark("k"),
-    )
 
 
 def file_response(media: str, body: dict[str, Any] = TEXT_BODY) -> dict[int | str, dict[str, Any]]:
@@ -137,9 +117,10 @@ def create_app(service: RulingsService, *, stale_error: str | None = None) -> Fa
     def export_jsonld() -> FileResponse:
         return FileResponse(service.export("jsonld"), media_type="application/ld+json")
 
-    for group in (cards, linked_data, wiki, web):  # cards before wiki's /cards/{id} page
+    for group in (cards, about, linked_data, wiki, web):  # cards before wiki's /cards/{id}
         group.register(app, service)
     docs.register(app)
+    mcp_server.mount(app, service)
     metrics_route.register(app, metrics)
     install_edges(app, service, metrics)
     return app

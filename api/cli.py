@@ -556,8 +556,12 @@ def model_prepare(
 
 
 from api.cli_deck import register as register_card_commands  # noqa: E402
+from api.cli_mcp import register as register_mcp_command  # noqa: E402
+from api.cli_rules import register as register_rules_command  # noqa: E402
 
 register_card_commands(app)
+register_mcp_command(app)
+register_rules_command(app)
 
 
 def main() -> None:

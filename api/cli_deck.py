@@ -1,7 +1,8 @@
-"""Card commands of `ygo-rulings`: `cards search`, `cards legality`, `banlist`, `deck check`.
+"""Card commands of `ygo-rulings`: `cards search`, `cards legality`, `cards report`, `banlist`,
+`deck check`.
 
 Each prints what its HTTP route returns with `--json` (GET /cards, GET /cards/{id}/legality,
-GET /banlist, POST /deck/validate) and a short text otherwise. `register(app)` adds them to the
+GET /cards/{id}/report, GET /banlist, POST /deck/validate) and a short text otherwise. `register(app)` adds them to the
 main app; `cards search` and `cards legality` join the `cards` group of `api.cli_cards`.
 The shared helpers of `api.cli` are imported inside the commands (that module imports this one).
 """
@@ -89,6 +90,40 @@ def cards_legality(
         soft_wrap=True,
     )
     _print_source(result.get("source"))
+
+
+def cards_report(
+    card_id: Annotated[str, typer.Argument(help="card/<slug>, the slug, password or exact name")],
+    fmt: Annotated[
+        str | None,
+        typer.Option("--format", help="Only this format's legality (default: every format)"),
+    ] = None,
+    data: DataOpt = None,
+    corpus: CorpusOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Everything about one card: facts, legality per format, rules of its classes, mentions."""
+    from api import cli as base
+
+    s = base.settings(data, corpus)
+    result = base.guarded(lambda: base.service(s).card(card_id, format=fmt))
+    if as_json:
+        base.emit(result)
+        return
+    card = result["card"]
+    base.out.print(f"[bold]{card['label_en']}[/bold] / {card['label_pt'] or '—'} ({card['id']})")
+    for f in card["out"]:
+        base.out.print(f"  → {f['predicate']} {f['object']} ({f['authority']})", highlight=False)
+    for item in result["legality"]:
+        base.out.print(f"  {item['format']}: {item['status']}, limit {item['limit']}")
+    for found in result["class_rules"]:
+        base.out.print(f"[bold]{found['label_en'] or found['concept']}[/bold]")
+        for p in found["passages"]:
+            _print_span(p)
+    if result["named_in"]:
+        base.out.print("[bold]Named in[/bold]")
+    for p in result["named_in"]:
+        _print_span(p)
 
 
 def banlist(
@@ -187,6 +222,17 @@ def _print_source(source: dict[str, Any] | None) -> None:
         )
 
 
+def _print_span(span: dict[str, Any]) -> None:
+    """A quoted passage: its id, its offsets in its document, its exact text."""
+    from api import cli as base
+
+    base.out.print(
+        f"  [dim]{span['id']} [{span['start']}:{span['end']}][/dim] {span['text']}",
+        soft_wrap=True,
+        highlight=False,
+    )
+
+
 def _print_report(base: Any, result: dict[str, Any]) -> None:
     c = result["counts"]
     head = "[green]legal[/green]" if result["ok"] else "[red]not legal[/red]"
@@ -206,7 +252,8 @@ def _print_report(base: Any, result: dict[str, Any]) -> None:
 
 
 def register(app: typer.Typer) -> None:
-    """Add `cards search`, `cards legality`, `banlist` and `deck check` to the main app.
+    """Add `cards search`, `cards legality`, `cards report`, `banlist` and `deck check` to the
+    main app.
 
     The `cards` group is `api.cli_cards.cards_app` when that module exists (added to the app here
     unless the app already has it), else a group of its own."""
@@ -216,6 +263,7 @@ def register(app: typer.Typer) -> None:
         cards_app = typer.Typer(no_args_is_help=True, help="Find cards and their legality.")
     cards_app.command("search")(cards_search)
     cards_app.command("legality")(cards_legality)
+    cards_app.command("report")(cards_report)
     if not any(g.typer_instance is cards_app for g in app.registered_groups):
         app.add_typer(cards_app, name="cards")
     app.command("banlist")(banlist)

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from fastapi import FastAPI
+from pydantic import BaseModel, Field
 from starlette.routing import Match, Route
 from starlette.types import Scope
 
@@ -63,6 +64,25 @@ def one_of_words(words: Iterable[str], *, listed: bool = False) -> Fragment:
     return {"pattern": f"^(?:{one})?$"}
 
 
+class AskRequest(BaseModel):
+    """The body of POST /ask (and the arguments of the MCP tool `ask`)."""
+
+    question: str = Field(
+        description="The ruling question, pt or en.", json_schema_extra=mark("text")
+    )
+    format: str | None = Field(
+        default=None,
+        description="A format id declared in the manifest (see /stats); detected when null.",
+        json_schema_extra=mark("format"),
+    )
+    k: int = Field(
+        default=5,
+        strict=True,
+        description="Citations to return (1..max_k).",
+        json_schema_extra=mark("k"),
+    )
+
+
 def constraints(service: RulingsService) -> dict[str, Callable[[], Fragment]]:
     """Each named constraint as JSON Schema, from this app's KB and settings."""
     s = service.settings
@@ -92,6 +112,7 @@ def constraints(service: RulingsService) -> dict[str, Callable[[], Fragment]]:
         "card-format": card_formats(None),
         "card-format-rules": card_formats("rules"),
         "card-format-deck": card_formats("deck"),
+        "card-format-list": card_formats("list"),
         "hit-types": lambda: one_of_words(RETRIEVABLE_TYPES, listed=True),
         "card-type": lambda: one_of_words(type_choices()),
         "attribute": attributes,

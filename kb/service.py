@@ -13,6 +13,7 @@ from rdflib import Graph
 
 from kb.answering.answer import Answerer
 from kb.answering.cache import AnswerCache, answer_key
+from kb.cards.report import card_report
 from kb.cards.service import CardService
 from kb.config import Settings
 from kb.errors import InvalidQuery, NotFound, empty, out_of_range, too_long, unknown_value
@@ -28,6 +29,7 @@ from kb.presentation.render import PageBuilder
 from kb.reading.lexicon import linker_for
 from kb.reason.registry import status
 from kb.reason.statement_match import StatementSettings
+from kb.search.about import rules_about, subject_of
 from kb.search.embedding import Embedder
 from kb.search.index import SearchIndex, SearchOptions, hit_json
 from kb.store import Artifact
@@ -309,6 +311,16 @@ class RulingsService:
         """Grade `[{id, answer}]` against the answer keys, each with its explanation and citation."""
         return self.question_bank.check(answers)
 
+    # --- what the documents state about a subject ---------------------------------------------
+    def rules_about(self, subject: str, format: str | None = None, k: int = 20) -> dict[str, Any]:
+        """The Statements (rule sentences read from the documents) about a concept, card class,
+        card or format (an id or a name, pt or en), with their exact citations (kb.search.about)."""
+        text = check_text("subject", subject, self.settings.max_query_chars)
+        fmt = check_format(format, self.formats)
+        k = check_k(k, self.settings.max_k)
+        node = subject_of(self.kg, text, self.linker.link(text, fuzzy=True))
+        return rules_about(self.kg, self.artifact.documents, node, fmt, k).model_dump()
+
     # --- linking ---------------------------------------------------------------------------
     def link(self, q: str) -> dict[str, Any]:
         """Entities named in a text (typo-tolerant)."""
@@ -347,6 +359,16 @@ class RulingsService:
         k: int = 10,
     ) -> dict[str, Any]:
         return self.card_service.search(q, type, attribute, format, k).model_dump(by_alias=True)
+
+    def card(self, card_id: str, format: str | None = None) -> dict[str, Any]:
+        """A card's node and facts, its legality in `format` (else in every format with card
+        rules), the rules of its classes and the passages naming it (kb.cards.report)."""
+        cards = self.card_service
+        record = cards.card(card_id)
+        formats = [format] if format else list(cards.accepted_formats("rules"))
+        legality = [cards.legality(record.id, f) for f in formats]
+        report = card_report(self.kg, self.artifact.documents, self.show(record.id), legality)
+        return report.model_dump(by_alias=True)
 
     def card_legality(self, card_id: str, format: str | None = None) -> dict[str, Any]:
         return self.card_service.legality(card_id, format).model_dump()

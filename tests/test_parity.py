@@ -57,6 +57,8 @@ TWINS: dict[str, Twin | str] = {
     "banlist": Twin("banlist", ("GET /banlist",)),
     "lflist": Twin("banlist", ("GET /banlist",)),  # banlist --as lflist, ?as=lflist
     "deck_validate": Twin("deck check", ("POST /deck/validate",)),
+    "card": Twin("cards report", ("GET /cards/{card_id}/report",)),
+    "rules_about": Twin("rules-about", ("GET /rules-about",)),
     "resolve": "an internal lookup returning a Node; show, node_rdf and render expose it",
     "reasoner_status": "a part of stats (and of /health), not a query of its own",
     "whole_graph": "builds the rdflib Graph a missing or damaged SPARQL store is rewritten from",
@@ -88,6 +90,8 @@ HTTP_ONLY = {
 CLI_ONLY = {
     "ingest": "builds the artifact the service loads (the server rebuilds a stale one itself)",
     "serve": "starts the HTTP server",
+    "mcp": "serves the service methods as MCP tools over stdio (api/mcp_server.py; over HTTP "
+    "at /mcp): tests/test_mcp.py checks them",
     "eval": "the answer evaluation over a JSONL file (kb/evaluation.py), calling ask",
     "eval-search": "the search evaluation over a JSONL file (kb/evaluation.py), calling search",
     "model prepare": "prepares the embedding model",
@@ -233,6 +237,20 @@ JSON_CASES: list[tuple[str, list[str], str, str, dict[str, Any]]] = [
         "get",
         "/cards/card/jinzo/legality",
         {"params": {"format": "edison"}},
+    ),
+    (
+        "card",
+        ["cards", "report", "Cyber Dragon", "--json"],
+        "get",
+        "/cards/Cyber Dragon/report",
+        {},
+    ),
+    (
+        "rules_about",
+        ["rules-about", "Union monster", "--format", "edison", "--k", "3", "--json"],
+        "get",
+        "/rules-about",
+        {"params": {"subject": "Union monster", "format": "edison", "k": 3}},
     ),
     (
         "banlist",

@@ -1,8 +1,9 @@
-"""Routes: card search (`/cards`), one card's legality, a format's list (`/banlist`) and deck
-checks (`/deck/validate`).
+"""Routes: card search (`/cards`), one card's legality and report, a format's list (`/banlist`)
+and deck checks (`/deck/validate`).
 
-Thin adapters over `RulingsService.cards`, `.card_legality`, `.banlist`/`.lflist` and
-`.deck_validate`: the same JSON as `ygo-rulings cards search`, `banlist` and `deck check --json`.
+Thin adapters over `RulingsService.cards`, `.card_legality`, `.card`, `.banlist`/`.lflist` and
+`.deck_validate`: the same JSON as `ygo-rulings cards search`, `cards legality`, `cards report`,
+`banlist` and `deck check --json`.
 Registered before the wiki routes, whose `/cards/{id}` page would otherwise take
 `/cards/{id}/legality`.
 """
@@ -19,6 +20,7 @@ from api.contract import fixed, mark
 from api.errors import error_responses
 from kb.cards.banlist import Banlist, Legality
 from kb.cards.deck import DeckReport
+from kb.cards.report import CardReport
 from kb.cards.search import CardSearchResult
 from kb.cards.service import MAX_DUELIST_DECKS
 from kb.errors import InvalidQuery
@@ -125,6 +127,27 @@ def register(app: FastAPI, service: RulingsService) -> None:
         """Whether a card (`card/<slug>`, its slug or its password) may be used in a format,
         how many copies, and the rule that says so."""
         return service.card_legality(card_id, format=format)
+
+    @app.get(
+        "/cards/{card_id:path}/report",
+        response_model=CardReport,
+        responses=error_responses(404, 422),
+        tags=["cards"],
+    )
+    def card_report(
+        card_id: str,
+        format: Annotated[
+            str | None,
+            Query(
+                description="Only this format's legality; every format with card rules when "
+                "absent.",
+                json_schema_extra=mark("card-format-rules"),
+            ),
+        ] = None,
+    ) -> dict[str, Any]:
+        """Everything about one card: its node with card data and facts, its legality per
+        format, the rules of its classes and the passages naming it."""
+        return service.card(card_id, format=format)
 
     @app.get(
         "/banlist",
