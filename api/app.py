@@ -140,6 +140,6 @@ def create_app(service: RulingsService, *, stale_error: str | None = None) -> Fa
     for group in (cards, linked_data, wiki, web):  # cards before wiki's /cards/{id} page
         group.register(app, service)
     docs.register(app)
-    metrics_route.register(app, metrics)
+    metrics_route.register(app, metrics, settings.metrics_token)
     install_edges(app, service, metrics)
     return app

@@ -43,6 +43,7 @@ __all__ = [
 # What each error status means here; every one is the envelope (ErrorEnvelope).
 ERRORS: dict[int, str] = {
     400: "Malformed request (the envelope says what).",
+    401: "GET /metrics without its bearer token (the `metrics_token` setting is set).",
     404: "Unknown id or document: `suggestions` lists the closest ones.",
     406: "No representation the Accept header allows: `available` lists them.",
     413: "The request body is larger than the route's limit (`max_body_bytes`, "
@@ -141,6 +142,7 @@ def without_local_paths(message: str, roots: Iterable[Path] = ()) -> str:
 # The code of an envelope whose cause names none: by its status.
 STATUS_CODES: dict[int, str] = {
     400: "bad_request",
+    401: "unauthorized",
     404: "route_not_found",
     405: "method_not_allowed",
     406: "not_acceptable",

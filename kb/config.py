@@ -108,6 +108,11 @@ class Settings:
     statement_tie_margin: float = _setting(
         0.01, "Statements scoring this close with opposite verdicts decide nothing."
     )
+    metrics_token: str | None = _setting(
+        None,
+        "A bearer token `GET /metrics` requires (`Authorization: Bearer <token>`; 401 without "
+        "it); unset: /metrics is public.",
+    )
     host: str = _setting("127.0.0.1", "Address `serve` binds.")
     port: int = _setting(8000, "Port `serve` binds.")
 

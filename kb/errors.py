@@ -45,6 +45,7 @@ ERROR_CODES: dict[str, str] = {
     "busy": "Every SPARQL worker busy or too many requests waiting (Retry-After).",
     "worker_restarting": "The SPARQL worker answering the query stopped; a new one is starting "
     "(Retry-After).",
+    "unauthorized": "A route that needs a bearer token (GET /metrics with `metrics_token` set).",
     "rate_limited": "Too many requests from one address (a proxy's limit; Retry-After).",
     "unavailable": "The API is not reachable (a proxy's answer).",
     "timeout": "The request ran past `request_timeout` (params: seconds).",
