@@ -121,6 +121,6 @@ def create_app(service: RulingsService, *, stale_error: str | None = None) -> Fa
         group.register(app, service)
     docs.register(app)
     mcp_server.mount(app, service)
-    metrics_route.register(app, metrics)
+    metrics_route.register(app, metrics, settings.metrics_token)
     install_edges(app, service, metrics)
     return app

@@ -409,6 +409,7 @@ def serve(
     """Serve the HTTP API (OpenAPI docs at /docs)."""
     import uvicorn
 
+    from api.http_protocol import EnvelopeH11Protocol
     from api.workers import Supervisor, check_serving, listeners, load_for_fork
 
     s = settings(
@@ -422,7 +423,7 @@ def serve(
         runtime = guarded(lambda: load_runtime(s))
         app_ = create_app(runtime.service, stale_error=runtime.stale_error)
         err.print(f"serving on http://{s.host}:{s.port} (docs at /docs)")
-        uvicorn.run(app_, host=s.host, port=s.port, log_level="warning")
+        uvicorn.run(app_, host=s.host, port=s.port, log_level="warning", http=EnvelopeH11Protocol)
         return
     # Bound first (a taken port fails before the load), loaded once here; the workers are forks
     # of this process and share what it loaded.

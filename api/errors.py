@@ -20,6 +20,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from api.contract import allowed_methods
+from api.safe_strings import escaped, not_utf8
 from kb.errors import InvalidQuery, KBError, NotFound
 from kb.schemas import ErrorEnvelope
 
@@ -42,10 +43,12 @@ __all__ = [
 # What each error status means here; every one is the envelope (ErrorEnvelope).
 ERRORS: dict[int, str] = {
     400: "Malformed request (the envelope says what).",
+    401: "GET /metrics without its bearer token (the `metrics_token` setting is set).",
     404: "Unknown id or document: `suggestions` lists the closest ones.",
     406: "No representation the Accept header allows: `available` lists them.",
     413: "The request body is larger than the route's limit (`max_body_bytes`, "
     "`max_sparql_body_bytes`): the envelope names the limit.",
+    415: "A request body of another content type than the route reads (application/json).",
     422: "A bad or missing parameter (also a string with a lone surrogate, NUL or another "
     "control character): the envelope names it.",
     503: "Busy: retry after the Retry-After header's seconds.",
@@ -79,13 +82,15 @@ def edge_responses(
     method: str, *, body: bool, parameters: bool, cached: bool = True
 ) -> dict[str, dict[str, Any]]:
     """The statuses the HTTP edge itself may answer on an operation (OpenAPI `responses`, keyed
-    by status string): 304 on a cached GET, 413 with a body, 422 with any input, 504 always."""
+    by status string): 304 on a cached GET, 413 and 415 with a body, 422 with any input, 504
+    always."""
     content = {"application/json": {"schema": ENVELOPE_REF}}
     out: dict[str, dict[str, Any]] = {}
     if method == "get" and cached:
         out["304"] = dict(NOT_MODIFIED)
     if body:
         out["413"] = {"description": ERRORS[413], "content": content}
+        out["415"] = {"description": ERRORS[415], "content": content}
     if body or parameters:
         out["422"] = {"description": ERRORS[422], "content": content}
     out["504"] = {"description": ERRORS[504], "content": content}
@@ -137,6 +142,7 @@ def without_local_paths(message: str, roots: Iterable[Path] = ()) -> str:
 # The code of an envelope whose cause names none: by its status.
 STATUS_CODES: dict[int, str] = {
     400: "bad_request",
+    401: "unauthorized",
     404: "route_not_found",
     405: "method_not_allowed",
     406: "not_acceptable",
@@ -170,7 +176,19 @@ def envelope(
         body["field"] = field
     if params:
         body["params"] = dict(params)
-    return JSONResponse({**body, **extra}, status_code=status)
+    return JSONResponse(writable({**body, **extra}), status_code=status)
+
+
+def writable(value: Any) -> Any:
+    """`value` with every string's unsafe characters escaped (api.safe_strings.escaped): an
+    envelope repeats what a client sent, and a lone surrogate cannot be written as UTF-8."""
+    if isinstance(value, str):
+        return escaped(value)
+    if isinstance(value, dict):
+        return {writable(k): writable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [writable(v) for v in value]
+    return value
 
 
 def error_envelope(status: int, exc: KBError, **extra: Any) -> JSONResponse:
@@ -178,15 +196,48 @@ def error_envelope(status: int, exc: KBError, **extra: Any) -> JSONResponse:
     return envelope(status, str(exc), code=exc.code, field=exc.field, params=exc.params, **extra)
 
 
+SOURCES = ("query", "body", "path", "header", "cookie")
+
+
 def _field_of(error: Mapping[str, Any]) -> str:
+    """The field a validation error names: its location without the source (`answers.0.id`),
+    each part escaped; `body` for the body as a whole (missing, not JSON, not an object)."""
     loc = [str(x) for x in error.get("loc", ())]
-    if loc and loc[0] in ("query", "body", "path", "header", "cookie"):
+    source = loc[0] if loc and loc[0] in SOURCES else None
+    if source is not None:
         loc = loc[1:]  # where it came from; the rest names the field (even one called query)
-    return ".".join(loc)
+    if error.get("type") == "json_invalid":
+        return "body"  # its location is a character offset, not a field
+    return ".".join(escaped(part) for part in loc) or ("body" if source == "body" else "")
+
+
+def _message_of(error: Mapping[str, Any], document: Any) -> str:
+    if error.get("type") == "json_invalid":
+        return json_problem(error, document)
+    return str(error.get("msg", "invalid"))
+
+
+def json_problem(error: Mapping[str, Any], document: Any) -> str:
+    """What is wrong with a body that is not JSON, and where (line and column)."""
+    reason = str((error.get("ctx") or {}).get("error") or "invalid JSON")
+    loc = error.get("loc", ())
+    offset = loc[-1] if loc and isinstance(loc[-1], int) else None
+    if offset is None or not isinstance(document, str):
+        return f"not valid JSON: {reason}"
+    line = document.count("\n", 0, offset) + 1
+    column = offset - (document.rfind("\n", 0, offset) + 1) + 1
+    return f"not valid JSON: {reason} at line {line}, column {column}"
+
+
+REPORTED_ERRORS = 5  # a message names at most this many problems of one request
 
 
 def _validation_message(exc: RequestValidationError) -> str:
-    parts = [f"{_field_of(e) or 'request'}: {e.get('msg', 'invalid')}" for e in exc.errors()]
+    errors = exc.errors()
+    shown = errors[:REPORTED_ERRORS]
+    parts = [f"{_field_of(e) or 'request'}: {_message_of(e, exc.body)}" for e in shown]
+    if len(errors) > len(shown):
+        parts.append(f"and {len(errors) - len(shown)} more")
     return "; ".join(parts) or "invalid request"
 
 
@@ -212,7 +263,7 @@ def validation_code(error: Mapping[str, Any]) -> tuple[str, dict[str, str | int]
     params: dict[str, str | int] = {}
     if code == "too_long" and isinstance(ctx.get("max_length"), int):
         params["limit"] = ctx["max_length"]
-    if code == "unsafe_string" and isinstance(ctx.get("position"), int):
+    if code in ("unsafe_string", "bad_json") and isinstance(ctx.get("position"), int):
         params["position"] = ctx["position"]
     return code, params
 
@@ -252,6 +303,26 @@ def document_validation_errors(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]
 
 
+def unreadable_body(exc: StarletteHTTPException) -> JSONResponse | None:
+    """The 422 of a JSON body FastAPI could not parse for another reason than its syntax (it
+    answers those 400 "There was an error parsing the body"): not UTF-8, nested deeper than the
+    parser goes, a number too long to read. None for any other HTTP error."""
+    cause = exc.__cause__
+    if exc.status_code != 400 or not isinstance(cause, ValueError | RecursionError):
+        return None
+    params: dict[str, str | int] = {}
+    if isinstance(cause, UnicodeDecodeError):
+        reason = not_utf8(cause.start)
+        params["position"] = cause.start
+    elif isinstance(cause, RecursionError):
+        reason = "nested too deeply"
+    else:
+        reason = str(cause).split(";")[0]  # e.g. a number longer than Python reads
+    return envelope(
+        422, f"body: not valid JSON: {reason}", code="bad_json", field="body", params=params
+    )
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Translate core errors and framework errors into the envelope, once, at the edge."""
     document_validation_errors(app)
@@ -274,6 +345,9 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        unreadable = unreadable_body(exc)
+        if unreadable is not None:
+            return unreadable
         response = envelope(exc.status_code, str(exc.detail))
         response.headers.update(exc.headers or {})
         if exc.status_code == 405:  # every method of the path, not only the first route's

@@ -42,7 +42,7 @@ from api.contract import constraints, resolve
 from api.errors import envelope
 from api.mcp_tools import TOOLS, ToolSpec
 from api.routes.web import document_meta, resolve_document
-from api.safe_strings import json_strings, string_problem
+from api.safe_strings import escaped, string_problem, unsafe_json_strings
 from kb.errors import KBError, NotFound
 from kb.service import RulingsService
 
@@ -148,10 +148,10 @@ def tool(spec: ToolSpec[Any], service: RulingsService, schema: dict[str, Any]) -
 def validated(model: type[A], arguments: dict[str, Any]) -> A:
     """The arguments as `model`, or a tool error naming each bad one ("k: …; format: …"): first
     any string the HTTP edge would refuse (a control character, NUL, lone surrogate)."""
-    for loc, text in json_strings(arguments):
+    for loc, text in unsafe_json_strings(arguments):
         problem = string_problem(text)
-        if problem is not None:
-            raise ToolError(f"{_dotted(loc)}: {problem}")
+        if problem is not None:  # the name escaped: it may hold the very code point refused
+            raise ToolError(f"{escaped(_dotted(loc))}: {problem}")
     try:
         return model.model_validate(arguments)
     except ValidationError as exc:

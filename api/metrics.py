@@ -5,17 +5,19 @@ the raw path; unknown paths are `none`) come from prometheus-fastapi-instrumenta
 (`http_requests_total`, `http_request_duration_seconds`, `http_request_duration_highr_seconds`,
 request and response sizes); this module adds the answers of `/ask` by deciding reasoner and
 verdict (`ygo_answers_total`) and the SPARQL requests stopped (`ygo_sparql_stops_total`, reason
-`timeout` or `busy`). Each app has its own registry (several apps in one process never mix).
-With several worker processes, set PROMETHEUS_MULTIPROC_DIR (prometheus-client's multiprocess
-mode) so that /metrics sums every worker.
+`timeout`, `busy` or `restart`). Each app has its own registry (several apps in one process never
+mix). With several worker processes, set PROMETHEUS_MULTIPROC_DIR (prometheus-client's
+multiprocess mode) so that /metrics sums every worker. With the `metrics_token` setting
+(YGO_METRICS_TOKEN) set, /metrics needs `Authorization: Bearer <token>` (401 otherwise).
 """
 
 from __future__ import annotations
 
+import hmac
 import os
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.responses import Response
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -26,11 +28,14 @@ from prometheus_client import (
 )
 from prometheus_fastapi_instrumentator import Instrumentator
 
+from api.errors import envelope, error_responses
+
 METRICS_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {
         "description": "Every metric in the Prometheus text exposition format.",
         "content": {"text/plain": {"schema": {"type": "string"}}},
-    }
+    },
+    **error_responses(401, json_route=False),
 }
 
 
@@ -47,7 +52,8 @@ class Metrics:
         )
         self.sparql_stops = Counter(
             "ygo_sparql_stops",
-            "SPARQL requests stopped: timeout (ran past sparql_timeout) or busy (no room).",
+            "SPARQL requests stopped: timeout (ran past sparql_timeout), busy (no room) or "
+            "restart (the query's worker died).",
             ["reason"],
             registry=self.registry,
         )
@@ -73,14 +79,36 @@ class Metrics:
         return generate_latest(self.registry)
 
 
-def register(app: FastAPI, metrics: Metrics) -> None:
-    """Add `GET /metrics` (never cached: it is live state)."""
+def register(app: FastAPI, metrics: Metrics, token: str | None = None) -> None:
+    """Add `GET /metrics` (never cached: it is live state); with a `token` (the `metrics_token`
+    setting) only a request with `Authorization: Bearer <token>` reads it, others get 401."""
 
     @app.get("/metrics", response_class=Response, responses=METRICS_RESPONSES, tags=["operations"])
-    def prometheus_metrics() -> Response:
+    def prometheus_metrics(request: Request) -> Response:
         """Request counts and latencies per route, answers by reasoner and verdict, SPARQL stops."""
+        if token and not bearer_matches(request.headers.get("authorization"), token):
+            return unauthorized()
         return Response(
             metrics.exposition(),
             media_type=CONTENT_TYPE_LATEST,
             headers={"cache-control": "no-store"},
         )
+
+
+def bearer_matches(header: str | None, token: str) -> bool:
+    """Whether an Authorization header carries exactly this bearer token (compared in constant
+    time)."""
+    scheme, _, given = (header or "").strip().partition(" ")
+    if scheme.lower() != "bearer":
+        return False
+    return hmac.compare_digest(given.strip().encode("utf-8", "replace"), token.encode("utf-8"))
+
+
+def unauthorized() -> Response:
+    """The 401 envelope of /metrics without its token."""
+    response = envelope(
+        401, "GET /metrics needs the metrics token: send Authorization: Bearer <token>"
+    )
+    response.headers["WWW-Authenticate"] = 'Bearer realm="metrics"'
+    response.headers["cache-control"] = "no-store"
+    return response

@@ -1,8 +1,10 @@
 """The HTTP edge around the routes, in one place: what runs before and after every request.
 
 Outermost first:
+  SecurityHeaders  nosniff, Referrer-Policy, X-Frame-Options; CSP on HTML   (api.security_headers)
   RequestLog    request id (X-Request-ID in and out), one JSON access line   (api.logs)
   metrics       request counts and latencies per route template             (api.metrics)
+  ReadOnlyCors  CORS (any origin, GET/HEAD) and OPTIONS on read-only routes (api.cors)
   TimeBudget    504 after `request_timeout` seconds                         (api.limits)
   HttpCaching   ETag, Cache-Control, 304, HEAD on every GET                 (api.caching)
   BodyLimit     413 past `max_body_bytes` (`max_sparql_body_bytes` on /sparql)
@@ -22,14 +24,22 @@ from typing import Any
 from fastapi import FastAPI
 
 from api.caching import HttpCaching, cache_seed
+from api.cors import ReadOnlyCors
 from api.errors import document_edge_statuses
 from api.limits import BodyLimit, TimeBudget
 from api.logs import RequestLog, install_json_logging
 from api.metrics import Metrics
+from api.routes.linked_data import VOCAB_PAGE
+from api.routes.web import INDEX_HTML
+from api.security_headers import SecurityHeaders, page_policy
+from kb.presentation.markup import PAGE_CSS
 from kb.service import RulingsService
 
 # Settings that never change a response body (where and how the server runs).
-NOT_IN_BODIES = frozenset({"host", "port", "data_dir", "corpus_dir", "log_json", "request_timeout"})
+# (The metrics token is a secret: not even its digest goes into an ETag.)
+NOT_IN_BODIES = frozenset(
+    {"host", "port", "data_dir", "corpus_dir", "log_json", "request_timeout", "metrics_token"}
+)
 CODE_ROOTS = ("api", "kb", "ingest")
 # The whole-graph downloads: the store dumped to a file once per build (seconds with every card),
 # then sent from disk; no request can make them costlier, so no time budget cuts them off.
@@ -68,11 +78,23 @@ def install_edges(app: FastAPI, service: RulingsService, metrics: Metrics) -> No
         max_age=settings.cache_max_age,
     )
     app.add_middleware(TimeBudget, seconds=settings.request_timeout, exempt=UNBUDGETED)
+    app.add_middleware(ReadOnlyCors, routes=app.router.routes)
     metrics.instrument(app)  # outside the budget and the cache: 504s and 304s are counted
     app.add_middleware(RequestLog)
+    app.add_middleware(SecurityHeaders, html_policy=html_page_policy())
     document_edge_statuses(app, UNCACHED)
     if settings.log_json:
         log_as_json_while_running(app)
+
+
+def html_page_policy() -> str:
+    """The Content-Security-Policy of the app's own HTML pages (the single-page front end, the
+    vocabulary page, the wiki pages): this origin only, plus their inline styles by hash."""
+    return page_policy(
+        INDEX_HTML.read_text("utf-8"),
+        VOCAB_PAGE.format(ns="", classes="", properties=""),
+        f"<style>{PAGE_CSS}</style>",
+    )
 
 
 def log_as_json_while_running(app: FastAPI) -> None:

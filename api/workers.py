@@ -136,7 +136,9 @@ class Supervisor:
     def __init__(self, app: FastAPI, sockets: list[socket.socket]) -> None:
         import uvicorn
 
-        self.config = uvicorn.Config(app, log_level="warning")
+        from api.http_protocol import EnvelopeH11Protocol
+
+        self.config = uvicorn.Config(app, log_level="warning", http=EnvelopeH11Protocol)
         self.sockets = sockets  # one per worker slot, kept open here for the slot's next fork
         self.threads = threads_per_worker(len(sockets))
         self.supervisor = os.getpid()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath, PureWindowsPath
 
 import yaml
 
@@ -96,8 +96,8 @@ def read_text(path: Path) -> str:
 
 def load_manifest(corpus_dir: Path) -> Manifest:
     """The formats and documents listed in corpus/manifest.yaml, read and checked: an IngestError
-    names the entry and the field (missing file, unknown format, duplicate id, empty or non-UTF-8
-    or binary file)."""
+    names the entry and the field (missing file, a file outside the corpus folder, unknown format,
+    duplicate id, empty or non-UTF-8 or binary file)."""
     path = corpus_dir / "manifest.yaml"
     try:
         data = yaml.safe_load(read_text(path))
@@ -140,7 +140,7 @@ def load_manifest(corpus_dir: Path) -> Manifest:
                 f"{', '.join(sorted(known))})",
             )
         seen.add(doc_id)
-        file = corpus_dir / str(item["file"])
+        file = corpus_file(corpus_dir, item["file"], name, path)
         if not file.is_file():
             raise IngestError(
                 str(path), f"{name}: field file names a missing file {item['file']!r}"
@@ -168,6 +168,29 @@ def load_manifest(corpus_dir: Path) -> Manifest:
         )
     formats = with_documents(specs, {d.id: d.format for d in docs})
     return Manifest(formats, docs)
+
+
+def corpus_file(corpus_dir: Path, value: object, name: str, manifest: Path) -> Path:
+    """The document file a manifest entry's `file` names, which must lie inside the corpus folder:
+    a relative path that neither climbs out with `..` nor goes out through a symlink (the server
+    publishes every document's text at /documents/{id}). An IngestError names the entry."""
+    text = str(value)
+    where = f"{name}: field file {text!r}"
+    if not isinstance(value, str) or "\x00" in text:
+        raise IngestError(str(manifest), f"{where} must be a relative path (a string)")
+    if PurePosixPath(text).is_absolute() or PureWindowsPath(text).anchor:
+        raise IngestError(
+            str(manifest), f"{where} is an absolute path; name a file inside the corpus folder"
+        )
+    root = corpus_dir.resolve()
+    target = (corpus_dir / text).resolve()
+    if not target.is_relative_to(root):
+        how = "through a symlink" if ".." not in PurePosixPath(text).parts else "with '..'"
+        raise IngestError(
+            str(manifest),
+            f"{where} leads outside the corpus folder ({how}); name a file inside it",
+        )
+    return corpus_dir / text
 
 
 _DOC_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")

@@ -51,6 +51,11 @@ class Settings:
     max_k: int = _setting(100, "Largest accepted k (results per request).")
     sparql_timeout: float = _setting(5.0, "Seconds a SPARQL query may run before it is stopped.")
     sparql_max_results: int = _setting(10000, "Most rows a SPARQL query may return.")
+    sparql_max_result_bytes: int = _setting(
+        8388608,
+        "Longest SPARQL result body in bytes (UTF-8): past it, 503 naming the limit "
+        "(a few rows can be huge, e.g. a GROUP_CONCAT over the whole graph).",
+    )
     sparql_endpoint: str | None = _setting(
         None,
         "URL of an external SPARQL 1.1 query endpoint (e.g. `oxigraph serve-read-only` loaded "
@@ -102,6 +107,11 @@ class Settings:
     )
     statement_tie_margin: float = _setting(
         0.01, "Statements scoring this close with opposite verdicts decide nothing."
+    )
+    metrics_token: str | None = _setting(
+        None,
+        "A bearer token `GET /metrics` requires (`Authorization: Bearer <token>`; 401 without "
+        "it); unset: /metrics is public.",
     )
     host: str = _setting("127.0.0.1", "Address `serve` binds.")
     port: int = _setting(8000, "Port `serve` binds.")

@@ -39,8 +39,13 @@ ERROR_CODES: dict[str, str] = {
     "an evaluation error).",
     "query_too_large": "A SPARQL result past the memory bound.",
     "too_many_results": "A SPARQL result past `sparql_max_results` (params: limit).",
+    "result_too_large": "A SPARQL result longer than `sparql_max_result_bytes` (params: limit, "
+    "size).",
     "query_stopped": "A SPARQL query stopped at `sparql_timeout` (Retry-After).",
     "busy": "Every SPARQL worker busy or too many requests waiting (Retry-After).",
+    "worker_restarting": "The SPARQL worker answering the query stopped; a new one is starting "
+    "(Retry-After).",
+    "unauthorized": "A route that needs a bearer token (GET /metrics with `metrics_token` set).",
     "rate_limited": "Too many requests from one address (a proxy's limit; Retry-After).",
     "unavailable": "The API is not reachable (a proxy's answer).",
     "timeout": "The request ran past `request_timeout` (params: seconds).",

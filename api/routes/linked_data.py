@@ -6,8 +6,8 @@
 - `GET|HEAD|POST /sparql`: the SPARQL 1.1 protocol (query only) answered by Oxigraph (the
   build's store, or YGO_SPARQL_ENDPOINT); results as SPARQL JSON (default), XML, CSV or TSV,
   graphs as Turtle (default), JSON-LD, N-Triples or RDF/XML with the declared prefixes. Statuses
-  (SPARQL_STATUS below): 400 malformed, 422 refused, 503 too large (no Retry-After), 503 +
-  Retry-After stopped or busy. A query waits in the route's own thread pool (SparqlGate: at most
+  (SPARQL_STATUS below): 400 malformed, 422 refused, 503 too large (no Retry-After: too many rows,
+  too many bytes, too much memory), 503 + Retry-After stopped, busy or its worker restarting. A query waits in the route's own thread pool (SparqlGate: at most
   SPARQL_REQUESTS answered or waiting, more → 503 at once), never in the shared one, so the
   other routes stay free however many SPARQL requests queue up.
 - `GET /vocab`: the vocabulary as HTML (default) or Turtle / JSON-LD.
@@ -51,6 +51,7 @@ from kb.linked_data.sparql import (
     QueryStopped,
     QueryTooLarge,
     UpdateRefused,
+    WorkerRestarting,
     negotiate,
 )
 from kb.schemas import NodeView
@@ -73,6 +74,7 @@ DATASET_PARAMS = (
 )
 FORM = "application/x-www-form-urlencoded"
 SPARQL_REQUESTS = 16  # SPARQL requests one app answers or holds waiting for a worker at once
+RESTART_SECONDS = 2  # Retry-After when a query's worker died: a new one starts in about a second
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
@@ -118,10 +120,12 @@ SPARQL_STATUS = {
     422: "A well-formed query the endpoint will not run: SERVICE, FROM / FROM NAMED, GRAPH or "
     "the dataset parameters (one closed default graph); an evaluation error; or a missing query.",
     503: "With Retry-After: stopped after `sparql_timeout` seconds, or every worker busy, or too "
-    "many waiting requests; retry after the header's seconds (a stopped query will stop again "
+    "many waiting requests, or the worker answering it stopped and a new one is starting "
+    "(`worker_restarting`); retry after the header's seconds (a stopped query will stop again "
     "unless narrowed). Without Retry-After: the result is past a bound, more than "
-    "`sparql_max_results` rows or triples or more memory than a query may use (the message "
-    "names it: add a LIMIT; nothing is silently truncated).",
+    "`sparql_max_results` rows or triples, more than `sparql_max_result_bytes` bytes or more "
+    "memory than a query may use (the message names it: add a LIMIT; nothing is silently "
+    "truncated).",
 }
 SPARQL_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {
@@ -136,9 +140,10 @@ SPARQL_DESCRIPTION = (
     "A read-only SPARQL 1.1 query (the protocol's query operation) over the knowledge base, "
     "answered by Oxigraph. The prefixes `ygo: kb: skos: dcterms: prov: rdf: rdfs: xsd: owl:` are "
     "predeclared. Bounds: `sparql_timeout` seconds (then 503 with Retry-After), "
-    "`sparql_max_results` rows or triples (then 503 without Retry-After, naming the limit: "
-    f"results are never silently truncated), at most {SPARQL_REQUESTS} requests answered or waiting (then 503). HEAD answers "
-    "like GET without the body."
+    "`sparql_max_results` rows or triples and `sparql_max_result_bytes` bytes (then 503 without "
+    "Retry-After, naming the limit: results are never silently truncated), at most "
+    f"{SPARQL_REQUESTS} requests answered or waiting (then 503). HEAD answers like GET without "
+    "the body."
 )
 
 
@@ -298,8 +303,8 @@ POST_BODY = {
 def install_error_handlers(app: FastAPI, retry_after: int = 1) -> None:
     """The SPARQL statuses (SPARQL_STATUS): 400 with the position for MalformedQuery (other
     SparqlErrors are 400 through the KBError handler), 406, 422 for QueryRefused, 503 without
-    Retry-After for QueryTooLarge, 503 with Retry-After for EndpointBusy (1 s) and QueryStopped
-    (`retry_after` s)."""
+    Retry-After for QueryTooLarge, 503 with Retry-After for EndpointBusy (1 s), WorkerRestarting
+    (RESTART_SECONDS) and QueryStopped (`retry_after` s)."""
 
     @app.exception_handler(NotAcceptable)
     async def _not_acceptable(_: Request, exc: NotAcceptable) -> JSONResponse:
@@ -310,6 +315,13 @@ def install_error_handlers(app: FastAPI, retry_after: int = 1) -> None:
         count_stop(request, "busy")
         response = error_envelope(503, exc)
         response.headers["Retry-After"] = "1"
+        return response
+
+    @app.exception_handler(WorkerRestarting)
+    async def _restarting(request: Request, exc: WorkerRestarting) -> JSONResponse:
+        count_stop(request, "restart")
+        response = error_envelope(503, exc)
+        response.headers["Retry-After"] = str(RESTART_SECONDS)
         return response
 
     @app.exception_handler(QueryStopped)

@@ -204,14 +204,24 @@ def open_store(path: Path) -> ox.Store:
 
 
 def execute(
-    store: ox.Store, text: str, accept: str | None, max_results: int, prefixes: Mapping[str, str]
+    store: ox.Store,
+    text: str,
+    accept: str | None,
+    max_results: int,
+    prefixes: Mapping[str, str],
+    max_bytes: int | None = None,
 ) -> tuple[str, str]:
     """Answer one query over `store` in this process: (body, media type)."""
     form = prepare(text, prefixes)
     fmt, media = choose_writer(form, accept)
     try:  # the result is passed on, not kept here: see `render` on dropping it
         return render(
-            form, store.query(text, prefixes=dict(prefixes)), fmt, max_results, prefixes
+            form,
+            store.query(text, prefixes=dict(prefixes)),
+            fmt,
+            max_results,
+            prefixes,
+            max_bytes=max_bytes,
         ), media
     except SyntaxError as exc:  # what rdflib's parser accepted and Oxigraph's does not
         raise engine_syntax_error(exc, text) from None
@@ -226,12 +236,12 @@ def open_endpoint(settings: Settings, build_dir: Path, graph: Callable[[], Graph
     worker processes over this build's store (checked, and rebuilt from `graph()` if needed)."""
     prefixes = declared_prefixes(settings.base_iri)
     timeout, rows = settings.sparql_timeout, settings.sparql_max_results
+    size = settings.sparql_max_result_bytes
     if settings.sparql_endpoint:
         from kb.adapters.sparql_remote import RemoteEndpoint
 
-        return RemoteEndpoint(settings.sparql_endpoint, timeout, rows, prefixes)
+        return RemoteEndpoint(settings.sparql_endpoint, timeout, rows, prefixes, max_bytes=size)
     from kb.adapters.sparql_workers import SparqlEndpoint
 
-    return SparqlEndpoint(
-        ensure_store(build_dir, settings.base_iri, graph), timeout, rows, prefixes
-    )
+    store = ensure_store(build_dir, settings.base_iri, graph)
+    return SparqlEndpoint(store, timeout, rows, prefixes, max_bytes=size)

@@ -4,7 +4,8 @@ For deployments past one machine: the RDF dump (`ygo-rulings export`) is loaded 
 server (e.g. `oxigraph load` then `oxigraph serve-read-only`) and `/sparql` forwards queries to
 it. Each query is checked here first, exactly as for the embedded store (read-only, no SERVICE,
 FROM or GRAPH), sent with the declared prefixes, and its answer is read as a stream with the same
-time and row bounds, then written in the negotiated format by the same writers.
+time and row bounds, then written in the negotiated format by the same writers (and the same
+bound on the written body's bytes).
 """
 
 from __future__ import annotations
@@ -70,7 +71,12 @@ class RemoteEndpoint:
     """Queries checked here and answered by the SPARQL 1.1 server at `url` (POST, form-encoded)."""
 
     def __init__(
-        self, url: str, timeout: float, max_results: int, prefixes: Mapping[str, str]
+        self,
+        url: str,
+        timeout: float,
+        max_results: int,
+        prefixes: Mapping[str, str],
+        max_bytes: int | None = None,
     ) -> None:
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -78,6 +84,7 @@ class RemoteEndpoint:
         self.url = url
         self.timeout = timeout
         self.max_results = max_results
+        self.max_bytes = max_bytes
         self.prefixes = dict(prefixes)
         self._prologue = "".join(f"PREFIX {p}: <{ns}>\n" for p, ns in self.prefixes.items())
 
@@ -119,7 +126,7 @@ class RemoteEndpoint:
             if form in ("CONSTRUCT", "DESCRIBE")
             else ox.parse_query_results(stream, format=ox.QueryResultsFormat.JSON)
         )
-        return render(form, result, fmt, self.max_results, self.prefixes)
+        return render(form, result, fmt, self.max_results, self.prefixes, max_bytes=self.max_bytes)
 
     def _post(
         self, text: str, wants: str, deadline: float

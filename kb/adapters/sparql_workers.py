@@ -44,9 +44,11 @@ from kb.linked_data.sparql import (
     QueryRefused,
     QueryStopped,
     QueryTooLarge,
+    ResultTooLarge,
     SparqlError,
     TooManyResults,
     UpdateRefused,
+    WorkerRestarting,
 )
 
 log = logging.getLogger(__name__)
@@ -140,7 +142,12 @@ def _detach_signals() -> None:
 
 
 def _serve(
-    conn: Connection, store_path: str, prefixes: dict[str, str], max_results: int, memory: int
+    conn: Connection,
+    store_path: str,
+    prefixes: dict[str, str],
+    max_results: int,
+    memory: int,
+    max_bytes: int | None = None,
 ) -> None:
     """A worker: answer (text, accept) requests until the parent goes away.
 
@@ -169,26 +176,33 @@ def _serve(
             text, accept = conn.recv()
         except (EOFError, OSError):
             os._exit(0)
-        reply = _answer(store, text, accept, max_results, prefixes)
+        reply = _answer(store, text, accept, max_results, prefixes, max_bytes)
         conn.send(reply)
         if reply[1] == EXHAUSTED:  # a MemoryError may have left the heap fragmented: retire
             os._exit(0)
 
 
 def _answer(
-    store: Any, text: str, accept: str | None, max_results: int, prefixes: Mapping[str, str]
+    store: Any,
+    text: str,
+    accept: str | None,
+    max_results: int,
+    prefixes: Mapping[str, str],
+    max_bytes: int | None = None,
 ) -> tuple[Any, ...]:
     """A picklable reply: ("ok", body, media) or ("error", kind, constructor arguments)."""
     from kb.adapters.oxigraph_store import execute
 
     try:
-        return ("ok", *execute(store, text, accept, max_results, prefixes))
+        return ("ok", *execute(store, text, accept, max_results, prefixes, max_bytes))
     except MalformedQuery as exc:
         return ("error", "malformed", (exc.reason, exc.line, exc.column, exc.text_line))
     except NotAcceptable as exc:
         return ("error", "not-acceptable", (exc.accept, exc.offers))
     except TooManyResults as exc:
         return ("error", "too-many", (exc.limit,))
+    except ResultTooLarge as exc:
+        return ("error", "too-big", (exc.limit, exc.size))
     except QueryTooLarge as exc:
         return ("error", "too-large", (str(exc),))
     except QueryRefused as exc:
@@ -207,6 +221,7 @@ REPLY_ERRORS: dict[str, type[KBError]] = {
     "malformed": MalformedQuery,
     "not-acceptable": NotAcceptable,
     "too-many": TooManyResults,
+    "too-big": ResultTooLarge,
     "too-large": QueryTooLarge,
     "refused": QueryRefused,
     "update": UpdateRefused,
@@ -221,6 +236,22 @@ def _unpack(reply: tuple[Any, ...]) -> tuple[str, str]:
         return reply[1], reply[2]
     _, kind, args = reply
     raise REPLY_ERRORS[kind](*args)
+
+
+def worker_lost(exitcode: int | None) -> KBError:
+    """The error of a query whose worker died while answering it. An abort (SIGABRT) is the
+    engine failing to allocate past the worker's memory cap: the query needs more memory than a
+    query may use, and will again (QueryTooLarge, no retry). Anything else (killed from outside,
+    the kernel's OOM killer) is WorkerRestarting: a new worker is starting, retry shortly."""
+    if exitcode == -signal.SIGABRT:
+        return QueryTooLarge(
+            f"{MEMORY_MESSAGE} (its worker ran out of memory and stopped); "
+            "narrow the pattern or add a LIMIT"
+        )
+    return WorkerRestarting(
+        f"the SPARQL worker answering the query stopped (exit code {exitcode}) and a new one is "
+        "starting; try again in a moment"
+    )
 
 
 # --- the worker pool -------------------------------------------------------------------------
@@ -243,12 +274,24 @@ class _Worker:
         self.conn.close()
 
 
+def _drop_dead(worker: _Worker) -> None:
+    """Forget an idle worker whose process has died (its pipe closed, its exit code logged)."""
+    log.warning(
+        "a SPARQL worker died while idle (exit code %s); a new one takes its place",
+        worker.process.exitcode,
+    )
+    worker.stop()
+
+
 class SparqlEndpoint:
     """Queries answered by worker processes over the store at `store`, stopped after `timeout` s.
 
     At most `workers` queries run at once; a request waits up to `timeout` seconds for a free
     worker (then EndpointBusy). A worker whose query overran is killed and a replacement started
     at once. A worker may grow by `memory` bytes; past that its query fails with a clear error.
+    A result body past `max_bytes` is refused in the worker (ResultTooLarge), before it is sent.
+    A worker found dead (killed from outside) is dropped and a fresh one answers; one that dies
+    while answering is replaced at once, its query failing as `worker_lost` says.
     """
 
     def __init__(
@@ -259,10 +302,12 @@ class SparqlEndpoint:
         prefixes: Mapping[str, str],
         workers: int = DEFAULT_WORKERS,
         memory: int = WORKER_MEMORY_BYTES,
+        max_bytes: int | None = None,
     ) -> None:
         self.store = store
         self.timeout = timeout
         self.max_results = max_results
+        self.max_bytes = max_bytes
         self.prefixes = dict(prefixes)
         self.workers = workers
         self.memory = memory
@@ -316,10 +361,7 @@ class SparqlEndpoint:
             reply: tuple[Any, ...] = worker.conn.recv()
         except (EOFError, OSError):
             worker.process.join(1)
-            raise QueryTooLarge(
-                f"the query stopped its worker (exit code {worker.process.exitcode}): "
-                "it probably needs more memory than a query may use"
-            ) from None
+            raise worker_lost(worker.process.exitcode) from None
         return reply
 
     def _acquire(self) -> _Worker:
@@ -330,8 +372,12 @@ class SparqlEndpoint:
                 if self._closed:
                     raise EndpointBusy("the SPARQL endpoint is shutting down")
                 if self._busy < self.workers and self._idle:
+                    worker = self._idle.pop()
+                    if not worker.process.is_alive():  # killed while idle: start a fresh one
+                        _drop_dead(worker)
+                        continue
                     self._busy += 1
-                    return self._idle.pop()
+                    return worker
                 if self._busy + len(self._idle) + self._starting < self.workers:
                     self._busy += 1
                     break
@@ -368,7 +414,14 @@ class SparqlEndpoint:
         mine, theirs = context.Pipe()
         process = context.Process(
             target=_serve,
-            args=(theirs, str(self.store), self.prefixes, self.max_results, self.memory),
+            args=(
+                theirs,
+                str(self.store),
+                self.prefixes,
+                self.max_results,
+                self.memory,
+                self.max_bytes,
+            ),
             name="sparql-worker",
             daemon=True,
         )

@@ -9,9 +9,9 @@ request and its algebra (never a regex); `choose_writer` negotiates the result's
 
 Status codes (the edges translate): MalformedQuery and the other plain SparqlErrors (updates,
 unknown prefixes) are 400; QueryRefused (a well-formed query this endpoint will not run) is 422;
-QueryTooLarge (past the row / triple or memory bound) is 503 without Retry-After (the same query
-fails again: it must be narrowed); QueryStopped and EndpointBusy are 503 with Retry-After;
-NotAcceptable is 406.
+QueryTooLarge (past the row / triple, byte or memory bound) is 503 without Retry-After (the same
+query fails again: it must be narrowed); QueryStopped, EndpointBusy and WorkerRestarting (the
+worker died and is being replaced) are 503 with Retry-After; NotAcceptable is 406.
 """
 
 from __future__ import annotations
@@ -124,6 +124,24 @@ class TooManyResults(QueryTooLarge):
         )
 
 
+class ResultTooLarge(QueryTooLarge):
+    """A result whose body is longer than `sparql_max_result_bytes` (HTTP 503, no Retry-After):
+    a few rows can be huge (a GROUP_CONCAT over the whole graph), and a row bound alone lets them
+    through."""
+
+    code = "result_too_large"
+
+    def __init__(self, limit: int, size: int | None = None) -> None:
+        self.limit = limit
+        self.size = size
+        self.params = {"limit": limit} if size is None else {"limit": limit, "size": size}
+        got = f"{size} bytes, more" if size is not None else "more"
+        super().__init__(
+            f"the query's result is {got} than the limit of {limit} bytes "
+            "(sparql_max_result_bytes); select fewer or shorter values, or add a LIMIT"
+        )
+
+
 class QueryStopped(SparqlError):
     """A query that ran past the time bound and was stopped (HTTP 503, Retry-After)."""
 
@@ -145,6 +163,13 @@ class EndpointBusy(KBError):
     """No query worker (or external server) could take the query in time (HTTP 503)."""
 
     code = "busy"
+
+
+class WorkerRestarting(EndpointBusy):
+    """The worker answering the query stopped (killed, or out of memory past what Python can
+    catch) and a new one is starting (HTTP 503, Retry-After)."""
+
+    code = "worker_restarting"
 
 
 class SparqlBackend(Protocol):

@@ -22,7 +22,7 @@ import pyoxigraph as ox
 from rdflib import Graph
 from rdflib.namespace import RDF, XSD
 
-from kb.linked_data.sparql import TooManyResults
+from kb.linked_data.sparql import ResultTooLarge, TooManyResults
 
 GRAPH_WRITERS = {
     "turtle": ox.RdfFormat.TURTLE,
@@ -55,13 +55,16 @@ def render(
     max_results: int,
     prefixes: Mapping[str, str],
     variables: Sequence[str] | None = None,
+    *,
+    max_bytes: int | None = None,
 ) -> str:
     """The body of a query result: solutions, a boolean or triples, written as `fmt`.
 
     `result` is what Oxigraph returns for the form (QuerySolutions, QueryBoolean, an iterable of
-    Triples); SELECT takes its variables from `result.variables` unless given. Oxigraph's result
-    iterators may only be dropped by the thread that made them, so on an error neither this frame
-    nor the ones below keep `result` alive in the traceback (it could be collected anywhere).
+    Triples); SELECT takes its variables from `result.variables` unless given. A body longer than
+    `max_bytes` (UTF-8) is ResultTooLarge. Oxigraph's result iterators may only be dropped by the
+    thread that made them, so on an error neither this frame nor the ones below keep `result`
+    alive in the traceback (it could be collected anywhere).
     """
     try:
         if form == "ASK":
@@ -69,12 +72,23 @@ def render(
         if form == "SELECT":
             names = variables or [v.value for v in result.variables]
             rows = [list(row) for row in bounded(result, max_results)]
-            return write_solutions(names, rows, fmt)
-        return write_graph(bounded(result, max_results), fmt, prefixes)
+            return within_bytes(write_solutions(names, rows, fmt), max_bytes)
+        return within_bytes(write_graph(bounded(result, max_results), fmt, prefixes), max_bytes)
     except BaseException as exc:
         del result
         traceback.clear_frames(exc.__traceback__)
         raise
+
+
+def within_bytes(body: str, limit: int | None) -> str:
+    """`body` when its UTF-8 form is at most `limit` bytes (no limit: None), else ResultTooLarge
+    naming both sizes."""
+    if limit is None or len(body) * 4 <= limit:  # no character is more than 4 bytes
+        return body
+    size = len(body.encode("utf-8", "surrogatepass"))
+    if size > limit:
+        raise ResultTooLarge(limit, size)
+    return body
 
 
 def write_boolean(value: bool, fmt: str) -> str:

@@ -206,7 +206,8 @@ def _md_items(
 
 # --- html ----------------------------------------------------------------------------------
 # Narrow screens: everything wraps (long ids and IRIs break anywhere), tables scroll in their box.
-_CSS = (
+# The HTML page's one inline style (api.security_headers allows exactly it, by its hash).
+PAGE_CSS = (
     "*,*::before,*::after{box-sizing:border-box}"
     "html{-webkit-text-size-adjust:100%;text-size-adjust:100%}"
     "body{font:16px/1.5 system-ui,sans-serif;max-width:60em;margin:0 auto;padding:0 1rem 2rem;"
@@ -256,7 +257,7 @@ def to_html(page: Page) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{_e(page.title)} · ygo-rulings</title>",
         *icons,
-        f"<style>{_CSS}</style></head>",
+        f"<style>{PAGE_CSS}</style></head>",
         "<body>",
         f'<header class="top"><a class="home" href="{_e(page.home)}">← ygo-rulings</a>',
     ]
