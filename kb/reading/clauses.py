@@ -8,6 +8,7 @@ flipped by a negation in the question itself, gives the verdict.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -110,6 +111,7 @@ _NUMBER_TOKEN = r"\d{1,3}(?:[.,]\d{3})+|\d+|" + "|".join(_NUMBER_WORDS)
 _NUMBER = re.compile(rf"\b({_NUMBER_TOKEN})\b")
 
 
+@lru_cache(maxsize=8192)
 def last_sentence(text: str) -> str:
     """The asking sentence of a question that first sets up a situation ("X. Y não tem. Pode?")."""
     parts = [p for p in re.split(r"(?<=[.!;])\s+", text.strip()) if p]
@@ -255,8 +257,13 @@ def _unit(word: str) -> str:
     return next(u for u, pat in _UNITS.items() if re.fullmatch(pat, word))
 
 
-def _counts(text: str) -> dict[str, set[int]]:
-    """unit → the numbers the text gives for it."""
+@lru_cache(maxsize=8192)
+def _counts(text: str) -> Mapping[str, frozenset[int]]:
+    """unit → the numbers the text gives for it (cached: read only)."""
+    return {u: frozenset(ns) for u, ns in _count_sets(text).items()}
+
+
+def _count_sets(text: str) -> dict[str, set[int]]:
     out: dict[str, set[int]] = {}
     for m in _SINGLE.finditer(text):
         out.setdefault(_unit(m.group("unit") or m.group("after")), set()).add(1)
@@ -289,7 +296,7 @@ def asked_unit(folded: str) -> str | None:
 
 def stated_amount(folded: str, unit: str) -> int | None:
     """The one number a statement gives for `unit`, if it gives exactly one."""
-    found = _counts(folded).get(unit, set())
+    found = _counts(folded).get(unit, frozenset())
     return next(iter(found)) if len(found) == 1 else None
 
 
@@ -343,8 +350,9 @@ _OPPOSITES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
 _DUELIST = re.compile(r"\b(?i:duelista|duelist)s?\s+([12]?[AB])\b|\b([12][ABab])\b")
 
 
-def _duelists(text: str) -> set[str]:
-    return {(a or b).lower() for a, b in _DUELIST.findall(text)}
+@lru_cache(maxsize=8192)
+def _duelists(text: str) -> frozenset[str]:
+    return frozenset((a or b).lower() for a, b in _DUELIST.findall(text))
 
 
 # "Does it also …?" against "it only …": the restriction excludes the addition asked about.
@@ -368,14 +376,14 @@ def _other_duelists_or_numbers(question: str, clause: str) -> bool:
 def counts_differ(question: str, clause: str) -> bool:
     """The clause gives other numbers of a unit the asking sentence asks about ("four copies?"
     against "… limited to two copies")."""
-    qc, cc = _counts(fold(last_sentence(question))), _counts(fold(clause))
+    qc, cc = _counts(_folded(last_sentence(question))), _counts(_folded(clause))
     return any(qc[u] and cc.get(u) and not qc[u] & cc[u] for u in qc)
 
 
 def counts_asked(question: str, clause: str) -> bool:
     """The clause gives a number (the same or another) of a unit the asking sentence counts
     ("a single Deck?" against "… so a team has 2 Decks"): it speaks to the number asked."""
-    qc, cc = _counts(fold(last_sentence(question))), _counts(fold(clause))
+    qc, cc = _counts(_folded(last_sentence(question))), _counts(_folded(clause))
     return any(qc[u] and cc.get(u) for u in qc)
 
 
@@ -406,8 +414,8 @@ def existence_asked(question: str) -> str | None:
 def same_counts(question: str, clause: str) -> bool:
     """The clause gives the very number of a unit the asking sentence asks about ("four copies?"
     against "… a team can have four copies"): it speaks of the case asked."""
-    qc, cc = _counts(fold(last_sentence(question))), _counts(fold(clause))
-    return any(qc[u] & cc.get(u, set()) for u in qc)
+    qc, cc = _counts(_folded(last_sentence(question))), _counts(_folded(clause))
+    return any(qc[u] & cc.get(u, frozenset()) for u in qc)
 
 
 def opposed(question: str, clause: str) -> bool:
@@ -517,15 +525,25 @@ def other_case(question: str, clause: str, holds_positive: bool) -> bool:
     parties (the teammate, not the opponent asked about), another action (Setting, not
     activating), or, unless the clause states a rule that holds (whose other number answers
     "no"), other duelists or numbers."""
-    c = fold(clause)
-    whole = fold(question)  # the parties and actions of the set-up sentences count too
+    c = _folded(clause)
+    whole = _folded(question)  # the parties and actions of the set-up sentences count too
     if any(_one_each(a, b, whole, c) for a, b in _ACTIONS):
         return True
-    q_parties = {name for name, pattern in _PARTIES.items() if pattern.search(whole)}
-    c_parties = {name for name, pattern in _PARTIES.items() if pattern.search(c)}
+    q_parties, c_parties = _parties(whole), _parties(c)
     if q_parties and c_parties and not q_parties & c_parties:
         return True
     return not holds_positive and _other_duelists_or_numbers(question, clause)
+
+
+@lru_cache(maxsize=8192)
+def _folded(text: str) -> str:
+    return fold(text)
+
+
+@lru_cache(maxsize=8192)
+def _parties(folded: str) -> frozenset[str]:
+    """The parties a folded text names (the teammate, the opponent)."""
+    return frozenset(name for name, pattern in _PARTIES.items() if pattern.search(folded))
 
 
 # A condition inside a statement ("… perde se … não puder comprar"): its negation is the

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import yaml
@@ -131,30 +131,37 @@ def _stemmed_senses(code: str) -> dict[str, tuple[tuple[Key, ...], ...]]:
     }
 
 
+@cache
+def _by_first(code: str) -> dict[Key, tuple[tuple[str, tuple[Key, ...]], ...]]:
+    """The language's sense phrases by their first word's key: (sense name, phrase)."""
+    out: dict[Key, list[tuple[str, tuple[Key, ...]]]] = {}
+    for name, phrases in _stemmed_senses(code).items():
+        for phrase in phrases:
+            out.setdefault(phrase[0], []).append((name, phrase))
+    return {k: tuple(v) for k, v in out.items()}
+
+
 def _spans_in(
     words: list[tuple[str, int, int]], lang: Language, out: dict[str, set[CharSpan]]
 ) -> None:
-    plain = [lang.stem(fold(w)) for w, _, _ in words]
-    kept = [lang.stem(w) for w, _, _ in words]
-    written = [_AS_WRITTEN + fold(w) for w, _, _ in words]
-    at = {(False, s): i for i, s in enumerate(plain + written)}  # only a quick filter
-    at.update({(True, s): i for i, s in enumerate(kept)})
-
-    def matches(i: int, key: Key) -> bool:
-        if key[1].startswith(_AS_WRITTEN):
-            return written[i] == key[1]
-        return (kept if key[0] else plain)[i] == key[1]
-
-    for name, phrases in _stemmed_senses(lang.code).items():
-        for phrase in phrases:
-            if phrase[0] not in at:
-                continue
-            n = len(phrase)
-            for i in range(len(words) - n + 1):
-                if all(matches(i + j, key) for j, key in enumerate(phrase)):
+    keys = [
+        (
+            (False, lang.stem(fold(w))),
+            (True, lang.stem(w)),
+            (False, _AS_WRITTEN + fold(w)),
+        )
+        for w, _, _ in words
+    ]
+    first = _by_first(lang.code)
+    for i, own in enumerate(keys):
+        for key in own:
+            for name, phrase in first.get(key, ()):
+                n = len(phrase)
+                if i + n <= len(words) and all(phrase[j] in keys[i + j] for j in range(1, n)):
                     out.setdefault(name, set()).add((words[i][1], words[i + n - 1][2]))
 
 
+@lru_cache(maxsize=4096)
 def read_senses(text: str) -> Senses:
     """The senses `text` uses, in every language the reader has data for."""
     words = [
