@@ -15,6 +15,7 @@ from api.metrics import Metrics
 from api.middleware import install_edges
 from api.routes import about, cards, docs, linked_data, web, wiki
 from api.safe_strings import check_input_strings
+from api.version import package_version
 from kb.schemas import Answer, Health, LinkResult, SearchResult, Stats
 from kb.service import RulingsService
 
@@ -36,7 +37,7 @@ def create_app(service: RulingsService, *, stale_error: str | None = None) -> Fa
     """An app serving one loaded knowledge base (read-only, stateless: safe to replicate)."""
     app = FastAPI(
         title="ygo-rulings",
-        version="0.1.0",
+        version=package_version(),
         description="Yu-Gi-Oh! rulings knowledge base: search, linking, sourced answers.",
         docs_url=None,  # docs.register serves both pages from local assets
         redoc_url=None,
@@ -60,6 +61,7 @@ def create_app(service: RulingsService, *, stale_error: str | None = None) -> Fa
         response.headers["cache-control"] = "no-store"
         return {
             "ok": True,
+            "version": app.version,
             "build_id": manifest.get("build_id"),
             "corpus_hash": manifest.get("corpus_hash"),
             "stale": stale_error is not None,

@@ -33,6 +33,26 @@ CorpusOpt = Annotated[
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 
 
+def print_version(value: bool) -> None:
+    if value:
+        from api.version import package_version
+
+        out.print(f"ygo-rulings {package_version()}", highlight=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=print_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Yu-Gi-Oh! rulings knowledge base."""
+
+
 def fail(message: str, code: int = 1) -> NoReturn:
     err.print(f"[red]Error:[/red] {message}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
@@ -340,8 +360,7 @@ def ask(
         result["verdict"] or "", "[yellow]—[/yellow]"
     )
     out.print(
-        f"{verdict}  {result['answer']}  [dim](confidence {result['confidence']:.2f}, format {result['format']})[/dim]",
-        soft_wrap=True,
+        f"{verdict}  {result['answer']}  [dim]({answer_details(result)})[/dim]", soft_wrap=True
     )
     for i, step in enumerate(result["reasoning"], 1):
         out.print(f"  {i}. {step['step']} [dim]{step['source'] or 'curated'}[/dim]", soft_wrap=True)
@@ -351,6 +370,21 @@ def ask(
             soft_wrap=True,
             highlight=False,
         )
+
+
+def answer_details(result: dict[str, Any]) -> str:
+    """What `ask` prints after an answer: its confidence (a null verdict has none), its format
+    (null when none was given or detected) and the value it states, if any."""
+    confidence = result.get("confidence")
+    parts = [
+        "no verdict" if confidence is None else f"confidence {confidence:.2f}",
+        f"format {result['format'] or 'none given'}",
+    ]
+    value = result.get("value")
+    if value is not None:
+        unit = f" {value['unit']}" if value.get("unit") else ""
+        parts.append(f"value {value['value']}{unit}")
+    return ", ".join(parts)
 
 
 @app.command("eval")

@@ -1,1 +1,1 @@
-"""Benchmarks (run with `make bench`); results are reported in the README."""
+"""Benchmarks (run with `make bench`); results are reported in docs/benchmarks.md."""

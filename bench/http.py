@@ -3,7 +3,7 @@
 One server start (``--workers``, default 1 as `serve`; N > 1 forks N workers) measures:
 - cold start: spawn → first ``/health`` 200, and spawn → first ``/ask`` 200;
 - ``/ask`` (every question unseen by the server, so no answer-cache hits), ``/search``, SPARQL (the
-  README's queries and the per-card fact count) and mixed traffic (search, ask, ``/id/…``, quiz,
+  queries of bench/sparql.py and the per-card fact count) and mixed traffic (search, ask, ``/id/…``, quiz,
   SPARQL) at concurrency 1, 8 and 32: p50/p95/p99 latency, throughput and errors;
 - memory of every server process (the uvicorn supervisor, its workers, their SPARQL workers): the
   sum of RSS and of PSS (shared pages split between the processes that map them);

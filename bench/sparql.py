@@ -1,4 +1,5 @@
-"""SPARQL benchmark: rdflib's query engine against Oxigraph on the README's queries.
+"""SPARQL benchmark: rdflib's query engine against Oxigraph on queries over the shipped corpus
+(`QUERIES`; the Trap Monster and Jinzo ones are shown in docs/linked-data.md).
 
 For each query: the median and p95 of rdflib's engine over the in-memory graph (each run in a
 forked child, stopped after --rdflib-timeout seconds), of Oxigraph in this process over the
@@ -48,7 +49,7 @@ PREFIX dcterms: <http://purl.org/dc/terms/>
 
 
 def _rule_format() -> str:
-    """The first declared format (not the base one) with a document: the README query's format."""
+    """The first declared format (not the base one) with a document: the Trap Monster query's format."""
     import yaml
 
     manifest = yaml.safe_load((REPO / "corpus" / "manifest.yaml").read_text("utf-8"))

@@ -1,4 +1,4 @@
-"""Take the README's screenshot of a wiki page (docs/wiki-page.png) with Debian's Chromium.
+"""Take the screenshot of a wiki page that docs/wiki.md shows (docs/wiki-page.png) with Debian's Chromium.
 
     .venv/bin/python docs/wiki_screenshot.py --data data [--page /rules/edison/rule-10?as=html]
 

@@ -152,7 +152,7 @@ def _coerce(name: str, default: Any, raw: str) -> Any:
 
 
 def settings_table() -> list[tuple[str, str, str]]:
-    """(environment variable, default, help) for every setting: the README's table."""
+    """(environment variable, default, help) for every setting: the table of docs/settings.md."""
     return [
         (ENV_PREFIX + f.name.upper(), str(f.default), f.metadata["help"]) for f in fields(Settings)
     ]

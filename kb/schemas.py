@@ -263,6 +263,7 @@ class Health(Closed):
     """`GET /health`: what this process serves (there is no CLI twin: a CLI run has no server)."""
 
     ok: Literal[True]
+    version: str = Field(description="The ygo-rulings version serving (its package metadata).")
     build_id: str | None
     corpus_hash: str | None
     stale: bool = Field(description="True when serving the previous build after a failed one.")

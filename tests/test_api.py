@@ -6,6 +6,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
+from api.version import package_version
 from kb.service import RulingsService
 
 
@@ -17,6 +18,11 @@ def client(hash_service: RulingsService) -> TestClient:
 def test_health(client: TestClient) -> None:
     body = client.get("/health").json()
     assert body["ok"] is True and body["build_id"] and body["stale"] is False
+    assert (
+        body["version"]
+        == package_version()
+        == client.get("/openapi.json").json()["info"]["version"]
+    )
 
 
 def test_search_and_cli_share_the_service_json(

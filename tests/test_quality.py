@@ -48,7 +48,7 @@ def test_answer_floors(runtime: Runtime) -> None:
     overall = result["overall"]
     assert overall["n"] >= 120
     # Measured: verdict 0.954 (int8 and float32, session 6; 0.925 before), cite@3 0.96, out of
-    # scope 14/14 (see README); floors a little below.
+    # scope 14/14 (see docs/benchmarks.md); floors a little below.
     assert overall["verdict_accuracy"] >= 0.93
     assert overall["cite_hit3"] >= 0.94
     assert overall["oos_accuracy"] == 1.0

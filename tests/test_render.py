@@ -81,11 +81,11 @@ def test_every_page_renders_in_every_markup(service: RulingsService, kg: Knowled
         assert len(re.findall(r"<li[ >]", html)) == html.count("</li>") and "<script" not in html
 
 
-def test_readme_example_is_real(service: RulingsService) -> None:
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text("utf-8")
+def test_docs_example_is_real(service: RulingsService) -> None:
+    page = (Path(__file__).resolve().parents[1] / "docs" / "wiki.md").read_text("utf-8")
     wikitext = service.render("edison/rule-10", "wikitext").splitlines()
     for line in (wikitext[0], wikitext[2], wikitext[-4], "== Cards relacionados =="):
-        assert line in readme, line
+        assert line in page, line
 
 
 def test_rule_page_has_examples_steps_and_related_cards(service: RulingsService) -> None:
