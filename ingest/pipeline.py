@@ -61,7 +61,7 @@ def ingest_corpus(corpus_dir: Path) -> Corpus:
         nodes += [*doc_nodes, *statements.nodes]
         facts += [*parsed.facts, *extra_facts, *statements.facts]
         if refinement.extract is None:  # a bespoke extractor states its document's facts
-            facts += derive(statements.nodes, glossary.facts)
+            facts += derive(statements.nodes, glossary.facts, facts)
         facts.append(Fact(doc.id, "applies_in", format_id(doc.format), doc.id, "document"))
         unlinked += _unlinked(doc_nodes, linker)
     facts += _inferred(nodes, facts)

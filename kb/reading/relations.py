@@ -34,6 +34,7 @@ class Relation:
     targets: frozenset[str]
     kind: str
     to_kind: str  # the kind of the targets (the source's kind when not given)
+    to_via: str | None  # entities named as targets stand for the `to_kind` kinds they share
     topic: bool  # a clause with no source takes the document's last subject of the kind
 
 
@@ -52,6 +53,7 @@ def relations() -> tuple[Relation, ...]:
             targets=frozenset(r.get("to", ())),
             kind=r["kind"],
             to_kind=r.get("to_kind", r["kind"]),
+            to_via=r.get("to_via"),
             topic=bool(r.get("topic", False)),
         )
         for r in raw["relations"]
@@ -119,12 +121,29 @@ def _members(rel: Relation, statements: Iterable[Node], broader: dict[str, set[s
     return out
 
 
-def derive(statements: Iterable[Node], glossary_facts: Iterable[Fact]) -> list[Fact]:
-    """The relation facts the statements state, in statement order, each once."""
+def _shared(
+    rel: Relation, named: list[str], via: dict[str, set[str]], to_members: frozenset[str]
+) -> list[str]:
+    """The `to_kind` kinds every entity of `named` has through `rel.to_via` ("cartas como Saber
+    Hole ou Thunder King Rai-oh": both negate Summons)."""
+    kinds = [via.get(e, set()) & to_members for e in named]
+    return sorted(set.intersection(*kinds)) if kinds else []
+
+
+def derive(
+    statements: Iterable[Node], glossary_facts: Iterable[Fact], facts: Iterable[Fact] = ()
+) -> list[Fact]:
+    """The relation facts the statements state, in statement order, each once. `facts` are the
+    graph's other facts (cards' capabilities) a relation's `to_via` reads."""
     broader: dict[str, set[str]] = {}
     for f in glossary_facts:
         if f.predicate == "broader":
             broader.setdefault(f.subject, set()).add(f.object)
+    wanted = {r.to_via for r in relations() if r.to_via}
+    via: dict[str, dict[str, set[str]]] = {p: {} for p in wanted}
+    for f in facts:
+        if f.predicate in via:
+            via[f.predicate].setdefault(f.subject, set()).add(f.object)
     out: dict[tuple[str, str, str], Fact] = {}
     for rel in relations():
         if rel.members:
@@ -153,6 +172,13 @@ def derive(statements: Iterable[Node], glossary_facts: Iterable[Fact]) -> list[F
                 for e, r in prop.roles
                 if r in rel.targets and e in to_members and e not in rel.action
             ]
+            if not targets and rel.to_via:
+                named = [
+                    e
+                    for e, r in prop.roles
+                    if r in rel.targets and e not in rel.action and e in via[rel.to_via]
+                ]
+                targets = _shared(rel, named, via[rel.to_via], to_members)
             if not sources and previous[0] == sentence:
                 sources = previous[1]  # "…, mas não a X": the clause before's source
             if not sources and rel.topic:

@@ -134,3 +134,67 @@ def test_bullets_naming_kinds_of_monster_list_what_the_topic_summons() -> None:
         start += len(text) + 1
     facts = {(f.subject, f.predicate, f.object) for f in derive(nodes, glossary)}
     assert facts == {("concept/synchro-monster", "summoned_by", "concept/inherent-special-summon")}
+
+
+def test_cards_named_as_negators_stand_for_the_negation_they_share() -> None:
+    """ "-NÃO PODEM ser negados por cartas como Saber Hole ou Thunder King Rai-oh": the cards
+    both negate Summons (their has_capability facts), so the topic is not negatable by that
+    kind of negation; "com cartas como Solemn Judgment ou Dark Bribe" shares only negating
+    activations."""
+    glossary = [
+        Fact(
+            "concept/non-inherent-special-summon",
+            "broader",
+            "concept/special-summon",
+            None,
+            "curated",
+        ),
+        Fact("concept/summon-negation", "broader", "concept/negation", None, "curated"),
+        Fact("concept/activation-negation", "broader", "concept/negation", None, "curated"),
+    ]
+    capabilities = [
+        Fact("card/saber-hole", "has_capability", "concept/summon-negation", None, "inferred"),
+        Fact("card/rai-oh", "has_capability", "concept/summon-negation", None, "inferred"),
+        Fact("card/solemn", "has_capability", "concept/summon-negation", None, "inferred"),
+        Fact("card/solemn", "has_capability", "concept/activation-negation", None, "inferred"),
+        Fact("card/bribe", "has_capability", "concept/activation-negation", None, "inferred"),
+    ]
+    texts = {
+        "Os não-inerentes são aqueles invocados por um efeito.": {
+            "Os não-inerentes": "concept/non-inherent-special-summon"
+        },
+        "-NÃO PODEM ser negados por cartas como Saber Hole ou Rai-oh": {
+            "negados": "concept/negation",
+            "Saber Hole": "card/saber-hole",
+            "Rai-oh": "card/rai-oh",
+        },
+        "-Pode ser negado com cartas como Solemn ou Bribe.": {
+            "negado": "concept/negation",
+            "Solemn": "card/solemn",
+            "Bribe": "card/bribe",
+        },
+    }
+    nodes, start = [], 0
+    for k, (text, names) in enumerate(texts.items()):
+        mentions = [Mention(e, text.index(w), text.index(w) + len(w)) for w, e in names.items()]
+        span = Span("doc", start, start + len(text))
+        for p in read_sentence(text, mentions, "pt").propositions:
+            props = {**p.to_props(), "clause": [start + p.start, start + p.end]}
+            nodes.append(
+                Node(
+                    f"doc/p{k}/st",
+                    "Statement",
+                    text=text,
+                    span=span,
+                    parent=f"doc/p{k}",
+                    props=props,
+                )
+            )
+        start += len(text) + 1
+    facts = {(f.subject, f.predicate, f.object) for f in derive(nodes, glossary, capabilities)}
+    assert facts == {
+        ("concept/non-inherent-special-summon", "not_negatable_by", "concept/summon-negation"),
+        ("concept/non-inherent-special-summon", "negatable_by", "concept/activation-negation"),
+    }
+    # without the cards' capabilities, the cards say nothing
+    assert derive(nodes, glossary) == []
