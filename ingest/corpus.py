@@ -48,7 +48,11 @@ _BUILD_CODE = (
         _KB / "reading" / name
         for name in ("__init__.py", "language.py", "proposition.py", "reader.py")
     ),
-    *(_KB / "reading" / name for name in ("relations.py", "negation.py", "lexicon.py")),
+    *(
+        _KB / "reading" / name
+        for name in ("relations.py", "negation.py", "lexicon.py", "senses.py")
+    ),
+    *sorted((_KB / "reading" / "senses").glob("*.yaml")),
     *sorted((_KB / "reading" / "lang").glob("*.yaml")),
     _KB / "reading" / "relations.yaml",
     *(_KB / "cards" / name for name in ("names.py", "nodes.py", "table.py")),

@@ -18,6 +18,7 @@ import yaml
 
 from kb.model import Fact, Node
 from kb.reading.proposition import Proposition
+from kb.reading.senses import sense_stems
 
 RELATIONS = Path(__file__).resolve().parent / "relations.yaml"
 
@@ -29,6 +30,9 @@ class Relation:
     action: frozenset[str]
     members: bool  # a bullet naming only `member_kind` kinds: each is `predicate` the topic
     member_kind: str | None
+    member_via: str | None  # an entity whose `member_via` facts reach `member_kind` is one too
+    object: str | None  # a fixed object: the statement names it, its verb is of `sense`
+    sense: str | None
     modality: frozenset[str]
     sources: frozenset[str]
     targets: frozenset[str]
@@ -36,6 +40,7 @@ class Relation:
     to_kind: str  # the kind of the targets (the source's kind when not given)
     to_via: str | None  # entities named as targets stand for the `to_kind` kinds they share
     topic: bool  # a clause with no source takes the document's last subject of the kind
+    bullets_only: bool  # ... only when it is a bullet ("-…")
 
 
 @cache
@@ -48,6 +53,9 @@ def relations() -> tuple[Relation, ...]:
             action=frozenset(r.get("action", ())),
             members=bool(r.get("members", False)),
             member_kind=r.get("member_kind"),
+            member_via=r.get("member_via"),
+            object=r.get("object"),
+            sense=r.get("sense"),
             modality=frozenset(r.get("modality", ())),
             sources=frozenset(r.get("from", ())),
             targets=frozenset(r.get("to", ())),
@@ -55,6 +63,7 @@ def relations() -> tuple[Relation, ...]:
             to_kind=r.get("to_kind", r["kind"]),
             to_via=r.get("to_via"),
             topic=bool(r.get("topic", False)),
+            bullets_only=r.get("topic") == "bullets",
         )
         for r in raw["relations"]
     )
@@ -90,11 +99,22 @@ def _under(broader: dict[str, set[str]], entity: str, tops: list[str]) -> bool:
     return False
 
 
-def _members(rel: Relation, statements: Iterable[Node], broader: dict[str, set[str]]) -> list[Fact]:
-    """Bullets that only name kinds of `member_kind` ("-Synchros"), each `predicate` the topic
-    (the `kind` the document last made a subject)."""
+def _members(
+    rel: Relation,
+    statements: Iterable[Node],
+    broader: dict[str, set[str]],
+    via: dict[str, dict[str, set[str]]],
+) -> list[Fact]:
+    """Bullets that only name kinds of `member_kind` ("-Synchros") or entities that are of one
+    (`member_via`: "-Cyber Dragon, Chaos Sorcerer"), each `predicate` the topic (the `kind` the
+    document last made a subject)."""
     kinds = _narrower(broader, rel.kind)
-    member_kinds = _narrower(broader, rel.member_kind or rel.kind)
+    top = rel.member_kind or rel.kind
+    member_kinds = _narrower(broader, top)
+    of = via.get(rel.member_via or "", {})
+    member_kinds = member_kinds | {
+        e for e, classes in of.items() if classes & (member_kinds | {top})
+    }
     topic: list[str] = []
     out: list[Fact] = []
     for node in statements:
@@ -121,6 +141,41 @@ def _members(rel: Relation, statements: Iterable[Node], broader: dict[str, set[s
     return out
 
 
+_BULLET_MARKS = "-–•"
+
+
+def _bullet(node: Node) -> bool:
+    """A bullet of a list: its sentence starts with a dash or a bullet mark."""
+    first = (node.text or "").lstrip()[:1]
+    return bool(first) and first in _BULLET_MARKS
+
+
+def _fixed(rel: Relation, statements: Iterable[Node], broader: dict[str, set[str]]) -> list[Fact]:
+    """Statements naming `object` with a verb of `sense`: `predicate` (or `negative`) from the
+    `kind` they name as subject, else (a bullet, with `topic`) from the document's topic."""
+    kinds = _narrower(broader, rel.kind)
+    verbs = sense_stems(rel.sense) if rel.sense else frozenset()
+    topic: list[str] = []
+    out: list[Fact] = []
+    for node in statements:
+        if node.span is None or node.parent is None:
+            continue
+        start, end = node.props.get("clause") or (node.span.start, node.span.end)
+        prop = Proposition.from_props(start, end, node.props)
+        subjects = [e for e, r in prop.roles if r == "subject" and e in kinds]
+        named = rel.object in {e for e, r in prop.roles if r == "object"}
+        if named and set(prop.stems) & verbs and prop.modality in rel.modality:
+            sources = subjects or (
+                topic if rel.topic and (_bullet(node) or not rel.bullets_only) else []
+            )
+            predicate = rel.negative if prop.negative else rel.predicate
+            if predicate is not None and rel.object is not None:
+                out += [Fact(s, predicate, rel.object, node.parent, "document") for s in sources]
+        if subjects and not all(_under(broader, e, topic) for e in subjects):
+            topic = subjects
+    return out
+
+
 def _shared(
     rel: Relation, named: list[str], via: dict[str, set[str]], to_members: frozenset[str]
 ) -> list[str]:
@@ -139,15 +194,19 @@ def derive(
     for f in glossary_facts:
         if f.predicate == "broader":
             broader.setdefault(f.subject, set()).add(f.object)
-    wanted = {r.to_via for r in relations() if r.to_via}
+    wanted = {p for r in relations() for p in (r.to_via, r.member_via) if p}
     via: dict[str, dict[str, set[str]]] = {p: {} for p in wanted}
     for f in facts:
         if f.predicate in via:
             via[f.predicate].setdefault(f.subject, set()).add(f.object)
     out: dict[tuple[str, str, str], Fact] = {}
     for rel in relations():
+        if rel.object is not None:
+            for fact in _fixed(rel, statements, broader):
+                out.setdefault((fact.subject, fact.predicate, fact.object), fact)
+            continue
         if rel.members:
-            for fact in _members(rel, statements, broader):
+            for fact in _members(rel, statements, broader, via):
                 out.setdefault((fact.subject, fact.predicate, fact.object), fact)
             continue
         members = _narrower(broader, rel.kind)

@@ -161,6 +161,17 @@ def _spans_in(
                     out.setdefault(name, set()).add((words[i][1], words[i + n - 1][2]))
 
 
+def sense_stems(name: str) -> frozenset[str]:
+    """The stems of the single words of sense `name` in every language (what a statement's
+    `stems` are compared with)."""
+    return frozenset(
+        phrase[0][1]
+        for code in LANGUAGES
+        for phrase in _stemmed_senses(code).get(name, ())
+        if len(phrase) == 1 and not phrase[0][1].startswith(_AS_WRITTEN)
+    )
+
+
 @lru_cache(maxsize=4096)
 def read_senses(text: str) -> Senses:
     """The senses `text` uses, in every language the reader has data for."""

@@ -198,3 +198,86 @@ def test_cards_named_as_negators_stand_for_the_negation_they_share() -> None:
     }
     # without the cards' capabilities, the cards say nothing
     assert derive(nodes, glossary) == []
+
+
+def _bullets(texts: dict[str, dict[str, str]]) -> list[Node]:
+    nodes, start = [], 0
+    for k, (text, names) in enumerate(texts.items()):
+        mentions = [Mention(e, text.index(w), text.index(w) + len(w)) for w, e in names.items()]
+        span = Span("doc", start, start + len(text))
+        for p in read_sentence(text, mentions, "pt").propositions:
+            props = {**p.to_props(), "clause": [start + p.start, start + p.end]}
+            nodes.append(
+                Node(
+                    f"doc/p{k}/st",
+                    "Statement",
+                    text=text,
+                    span=span,
+                    parent=f"doc/p{k}",
+                    props=props,
+                )
+            )
+        start += len(text) + 1
+    return nodes
+
+
+SUMMON_KINDS = [
+    Fact("concept/inherent-special-summon", "broader", "concept/special-summon", None, "curated"),
+    Fact(
+        "concept/non-inherent-special-summon", "broader", "concept/special-summon", None, "curated"
+    ),
+]
+
+
+def test_a_bullet_saying_a_summon_starts_no_chain() -> None:
+    """ "-Essa ação NÃO GERA chain." under the inherent ones, "-O efeito que os invoca sempre
+    gera chain." under the non-inherent ones; a sentence that is no bullet does not take the
+    topic."""
+    nodes = _bullets(
+        {
+            "Os inerentes são aqueles que se invocam sozinhos.": {
+                "Os inerentes": "concept/inherent-special-summon"
+            },
+            "-Essa ação NÃO GERA chain.": {"chain": "concept/chain"},
+            "Os não-inerentes são aqueles invocados por um efeito.": {
+                "Os não-inerentes": "concept/non-inherent-special-summon"
+            },
+            "-O efeito que os invoca sempre gera chain.": {"chain": "concept/chain"},
+            "O jogador do turno pode iniciar qualquer chain.": {"chain": "concept/chain"},
+        }
+    )
+    facts = {(f.subject, f.predicate, f.object) for f in derive(nodes, SUMMON_KINDS)}
+    assert facts == {
+        ("concept/inherent-special-summon", "does_not_start_chain", "concept/chain"),
+        ("concept/non-inherent-special-summon", "starts_chain", "concept/chain"),
+    }
+
+
+def test_a_bullet_naming_only_monsters_lists_what_the_topic_summons() -> None:
+    """ "-Cyber Dragon, Chaos Sorcerer" under the inherent ones: each card is a monster (its
+    instance_of facts), so each is summoned by that kind; a Spell named the same way is not."""
+    cards = [
+        Fact("card/cyber-dragon", "instance_of", "concept/monster-card", None, "inferred"),
+        Fact("card/chaos-sorcerer", "instance_of", "concept/monster-card", None, "inferred"),
+        Fact("card/monster-reborn", "instance_of", "concept/spell-card", None, "inferred"),
+    ]
+    nodes = _bullets(
+        {
+            "Os inerentes são aqueles que se invocam sozinhos.": {
+                "Os inerentes": "concept/inherent-special-summon"
+            },
+            "-Cyber Dragon, Chaos Sorcerer.": {
+                "Cyber Dragon": "card/cyber-dragon",
+                "Chaos Sorcerer": "card/chaos-sorcerer",
+            },
+            "-Monster Reborn, Cyber Dragon.": {
+                "Monster Reborn": "card/monster-reborn",
+                "Cyber Dragon": "card/cyber-dragon",
+            },
+        }
+    )
+    facts = {(f.subject, f.predicate, f.object) for f in derive(nodes, SUMMON_KINDS, cards)}
+    assert facts == {
+        ("card/cyber-dragon", "summoned_by", "concept/inherent-special-summon"),
+        ("card/chaos-sorcerer", "summoned_by", "concept/inherent-special-summon"),
+    }
