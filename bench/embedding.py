@@ -11,8 +11,12 @@ The vectors' agreement (min / mean cosine to the first runner's) is reported too
 A runner is a `YGO_EMBEDDER` value, optionally with a `YGO_QUANTIZE` value: `torch:none` is
 the float32 reference.
 
+With `--service` each process loads the whole service (the KB, its indexes, the cached passage
+vectors) and measures its embedder: the RSS is then the serving process's.
+
 Usage: python -m bench.embedding [--data DIR] [--runners torch:none,torch,onnx] [--sets …]
-Writes bench/results/embedding.json and prints a markdown table.
+       [--service]
+Writes bench/results/embedding.json (or embedding-service.json) and prints a markdown table.
 """
 
 from __future__ import annotations
@@ -59,10 +63,11 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def measure(
-    runner: str, data: Path | None, sets: str, warmup: int, vectors: Path
+    runner: str, data: Path | None, sets: str, warmup: int, vectors: Path, service: bool
 ) -> dict[str, Any]:
-    """Measure one runner in this process (the child's side)."""
-    from api.runtime import make_embedder
+    """Measure one runner in this process (the child's side); with ``service``, the whole
+    service is loaded (KB, indexes, cached passage vectors) and its embedder measured."""
+    from api.runtime import load_runtime, make_embedder
     from kb.config import Settings
 
     asked = questions(sets)
@@ -70,7 +75,8 @@ def measure(
     started = time.perf_counter()
     backend, _, quantize = runner.partition(":")
     settings = Settings.from_env(data_dir=data, embedder=backend, quantize=quantize or None)
-    embedder = make_embedder(settings)
+    embedder = load_runtime(settings).service.index.embedder if service else make_embedder(settings)
+    assert embedder is not None
     load_seconds = time.perf_counter() - started
     loaded = rss_mb()
     for question in questions(WARMUP_SET)[:warmup]:
@@ -102,6 +108,7 @@ def run_child(runner: str, args: argparse.Namespace, vectors: Path) -> dict[str,
     """Measure ``runner`` in a fresh interpreter and return its result."""
     command = [sys.executable, "-m", "bench.embedding", "--child", runner, "--sets", args.sets]
     command += ["--warmup", str(args.warmup), "--vectors", str(vectors)]
+    command += ["--service"] if args.service else []
     if args.data is not None:
         command += ["--data", str(args.data)]
     env = {**os.environ, "PYTHONPATH": str(REPO)}
@@ -133,12 +140,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--runners", default="torch:none,torch,onnx")
     parser.add_argument("--sets", default=DEFAULT_SETS)
     parser.add_argument("--warmup", type=int, default=20)
+    parser.add_argument(
+        "--service", action="store_true", help="load the whole service, not the embedder alone"
+    )
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--vectors", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child is not None:
         assert args.vectors is not None
-        print(json.dumps(measure(args.child, args.data, args.sets, args.warmup, args.vectors)))
+        result = measure(args.child, args.data, args.sets, args.warmup, args.vectors, args.service)
+        print(json.dumps(result))
         return
     out_dir = REPO / "bench" / "results"
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -153,7 +164,8 @@ def main(argv: list[str] | None = None) -> None:
         r["cosine_min"], r["cosine_mean"] = float(cosines.min()), float(cosines.mean())
         Path(r.pop("_vectors")).unlink()
     report = {"load": os.getloadavg(), "cores": os.cpu_count(), "results": results}
-    (out_dir / "embedding.json").write_text(json.dumps(report, indent=2) + "\n")
+    name = "embedding-service.json" if args.service else "embedding.json"
+    (out_dir / name).write_text(json.dumps(report, indent=2) + "\n")
     print(table(results))
     print(f"load average {os.getloadavg()}")
 

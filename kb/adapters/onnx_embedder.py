@@ -32,12 +32,12 @@ from kb.adapters.onnx_export import (
     EXPORT_RECORD,
     EXPORT_VERSION,
     FLOAT_MODEL,
-    INPUT,
     INT8_MODEL,
     NORMALIZER_FILE,
     VOCAB_FILE,
     WORD_TABLE,
 )
+from kb.adapters.onnx_graph import INPUT
 from kb.search.embedding import Embedder
 
 log = logging.getLogger(__name__)
