@@ -55,6 +55,13 @@ def create_app(service: RulingsService, *, stale_error: str | None = None) -> Fa
         else None
     )
 
+    warning = getattr(service.index.embedder, "warning", None)
+    model_warning = (
+        without_local_paths(warning, (settings.corpus_dir, settings.data_dir))
+        if warning is not None
+        else None
+    )
+
     @app.get("/health", response_model=Health)
     def health(response: Response) -> dict[str, Any]:
         manifest = service.artifact.manifest
@@ -67,6 +74,7 @@ def create_app(service: RulingsService, *, stale_error: str | None = None) -> Fa
             "stale": stale_error is not None,
             "stale_error": public_error,
             "model": getattr(service.index.embedder, "name", None),
+            "model_warning": model_warning,
             "reasoners": service.reasoner_status(),
         }
 

