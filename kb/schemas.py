@@ -270,6 +270,15 @@ class Health(Closed):
     stale_error: str | None = Field(description="Why the corpus change failed to build.")
     model: str | None = Field(description="The embedding model's name.")
     reasoners: list[ReasonerStatus]
+    repaired: list[str] = Field(
+        description="Warnings: files of the build (an export, the SPARQL store) or the embedding "
+        "cache found damaged at start and rebuilt before serving (empty: all sound)."
+    )
+    worker_restarts: int = Field(
+        ge=0,
+        description="Workers `serve --workers N` started again after one exited (0 with one "
+        "process).",
+    )
 
 
 # --- judge training -----------------------------------------------------------------------------
