@@ -85,6 +85,23 @@ def held(address: Address, sent: bytes, trickle: float | None = None) -> tuple[f
         return time.monotonic() - t0, got
 
 
+def response(sock: socket.socket) -> tuple[int, bytes]:
+    """One whole response read from `sock` (by its Content-Length): (status, body)."""
+    raw = b""
+    while b"\r\n\r\n" not in raw:
+        chunk = sock.recv(65536)
+        assert chunk, f"closed before a response: {raw!r}"
+        raw += chunk
+    head, body = raw.split(b"\r\n\r\n", 1)
+    length = int(re.search(rb"(?im)^content-length: *(\d+)", head).group(1))  # type: ignore[union-attr]
+    while len(body) < length:
+        chunk = sock.recv(65536)
+        assert chunk, "closed within a response"
+        body += chunk
+    assert len(body) == length, "more than one response"
+    return int(head.split()[1]), body
+
+
 def statuses(raw: bytes) -> list[int]:
     return [int(s) for s in re.findall(rb"^HTTP/1\.1 (\d{3})", raw, re.M)]
 
@@ -153,7 +170,7 @@ def test_ordinary_and_keep_alive_requests_are_untouched(server: Address) -> None
         sock.sendall(b"GET /health HTTP/1.1\r\n")
         time.sleep(LIMIT_S / 2)
         sock.sendall(b"Host: t\r\n\r\n")
-        first = sock.recv(65536)
+        first = response(sock)
         time.sleep(LIMIT_S * 1.5)
         body = b'{"question": "What is a chain?"}'
         sock.sendall(
@@ -162,9 +179,6 @@ def test_ordinary_and_keep_alive_requests_are_untouched(server: Address) -> None
         )
         time.sleep(LIMIT_S / 2)
         sock.sendall(body)
-        second = b""
-        while b'"question"' not in second:
-            chunk = sock.recv(65536)
-            assert chunk, second
-            second += chunk
-    assert statuses(first) == [200] and statuses(second) == [200]
+        second = response(sock)
+    assert first[0] == 200 and json.loads(first[1])["ok"] is True
+    assert second[0] == 200 and json.loads(second[1])["question"] == "What is a chain?"
