@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Query
@@ -10,12 +11,14 @@ from fastapi.responses import FileResponse, Response
 from api import contract, mcp_server
 from api import metrics as metrics_route
 from api.contract import JSON_LD_BODY, TEXT_BODY, AskRequest, mark
-from api.errors import error_responses, install_error_handlers, without_local_paths
+from api.errors import envelope, error_responses, install_error_handlers, without_local_paths
 from api.metrics import Metrics
 from api.middleware import install_edges
+from api.restarts import RestartCount
 from api.routes import about, cards, docs, linked_data, web, wiki
 from api.safe_strings import check_input_strings
 from api.version import package_version
+from kb.errors import ArtifactError
 from kb.schemas import Answer, Health, LinkResult, SearchResult, Stats
 from kb.service import RulingsService
 
@@ -33,8 +36,17 @@ FormatQuery = Query(
 )
 
 
-def create_app(service: RulingsService, *, stale_error: str | None = None) -> FastAPI:
-    """An app serving one loaded knowledge base (read-only, stateless: safe to replicate)."""
+def create_app(
+    service: RulingsService,
+    *,
+    stale_error: str | None = None,
+    repaired: Sequence[str] = (),
+    restarts: RestartCount | None = None,
+) -> FastAPI:
+    """An app serving one loaded knowledge base (read-only, stateless: safe to replicate).
+
+    `repaired`: what the start found damaged and rebuilt (warnings for /health); `restarts`: the
+    supervisor's count of worker restarts (`serve --workers N`), for /health and /metrics."""
     app = FastAPI(
         title="ygo-rulings",
         version=package_version(),
@@ -45,7 +57,8 @@ def create_app(service: RulingsService, *, stale_error: str | None = None) -> Fa
     )
     install_error_handlers(app)
     contract.install(app, service)
-    metrics = Metrics()
+    restarts = restarts or RestartCount()
+    metrics = Metrics(restarts)
     app.state.service = service
     app.state.metrics = metrics
     settings = service.settings
@@ -54,6 +67,8 @@ def create_app(service: RulingsService, *, stale_error: str | None = None) -> Fa
         if stale_error is not None
         else None
     )
+    roots = (settings.corpus_dir, settings.data_dir)
+    warnings = [without_local_paths(w, roots) for w in repaired]
 
     warning = getattr(service.index.embedder, "warning", None)
     model_warning = (
@@ -76,6 +91,8 @@ def create_app(service: RulingsService, *, stale_error: str | None = None) -> Fa
             "model": getattr(service.index.embedder, "name", None),
             "model_warning": model_warning,
             "reasoners": service.reasoner_status(),
+            "repaired": warnings,
+            "worker_restarts": restarts.value(),
         }
 
     @app.get("/search", response_model=SearchResult, responses=error_responses(422))
@@ -115,17 +132,32 @@ def create_app(service: RulingsService, *, stale_error: str | None = None) -> Fa
     def stats() -> dict[str, Any]:
         return service.stats()
 
-    @app.get("/export.ttl", response_class=Response, responses=file_response("text/turtle"))
-    def export_ttl() -> FileResponse:
-        return FileResponse(service.export("ttl"), media_type="text/turtle; charset=utf-8")
+    @app.get(
+        "/export.ttl",
+        response_class=Response,
+        responses={**file_response("text/turtle"), **error_responses(503, json_route=False)},
+    )
+    def export_ttl() -> Response:
+        return export_file("ttl", "text/turtle; charset=utf-8")
 
     @app.get(
         "/export.jsonld",
         response_class=Response,
-        responses=file_response("application/ld+json", JSON_LD_BODY),
+        responses={
+            **file_response("application/ld+json", JSON_LD_BODY),
+            **error_responses(503, json_route=False),
+        },
     )
-    def export_jsonld() -> FileResponse:
-        return FileResponse(service.export("jsonld"), media_type="application/ld+json")
+    def export_jsonld() -> Response:
+        return export_file("jsonld", "application/ld+json")
+
+    def export_file(fmt: str, media: str) -> Response:
+        """The build's export, unless it is missing or damaged: then 503, never the file."""
+        try:
+            path = service.export(fmt)
+        except ArtifactError as exc:
+            return envelope(503, str(exc), code="export_unavailable")
+        return FileResponse(path, media_type=media)
 
     for group in (cards, about, linked_data, wiki, web):  # cards before wiki's /cards/{id}
         group.register(app, service)

@@ -445,7 +445,8 @@ def serve(
     """Serve the HTTP API (OpenAPI docs at /docs)."""
     import uvicorn
 
-    from api.http_protocol import EnvelopeH11Protocol
+    from api.http_protocol import protocol_for
+    from api.restarts import RestartCount
     from api.workers import Supervisor, check_serving, listeners, load_for_fork
 
     s = settings(
@@ -457,19 +458,29 @@ def serve(
         from api.runtime import load_runtime
 
         runtime = guarded(lambda: load_runtime(s))
-        app_ = create_app(runtime.service, stale_error=runtime.stale_error)
+        app_ = create_app(
+            runtime.service, stale_error=runtime.stale_error, repaired=runtime.repaired
+        )
         err.print(f"serving on http://{s.host}:{s.port} (docs at /docs)")
-        uvicorn.run(app_, host=s.host, port=s.port, log_level="warning", http=EnvelopeH11Protocol)
+        uvicorn.run(
+            app_,
+            host=s.host,
+            port=s.port,
+            log_level="warning",
+            http=protocol_for(s),
+            h11_max_incomplete_event_size=s.max_header_bytes,
+        )
         return
     # Bound first (a taken port fails before the load), loaded once here; the workers are forks
-    # of this process and share what it loaded.
+    # of this process and share what it loaded, the restart count included.
     try:
         sockets = listeners(s.host, s.port, count)
     except OSError as exc:
         fail(f"cannot listen on {s.host}:{s.port}: {exc}", 1)
-    loaded = guarded(lambda: load_for_fork(s))
+    restarts = RestartCount()
+    loaded = guarded(lambda: load_for_fork(s, restarts))
     err.print(f"serving on http://{s.host}:{s.port} with {count} workers (docs at /docs)")
-    raise typer.Exit(Supervisor(loaded, sockets).run())
+    raise typer.Exit(Supervisor(loaded, sockets, s, restarts).run())
 
 
 @app.command()

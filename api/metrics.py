@@ -4,8 +4,9 @@ Request counts and latency histograms per route template (`handler="/id/{node_id
 the raw path; unknown paths are `none`) come from prometheus-fastapi-instrumentator
 (`http_requests_total`, `http_request_duration_seconds`, `http_request_duration_highr_seconds`,
 request and response sizes); this module adds the answers of `/ask` by deciding reasoner and
-verdict (`ygo_answers_total`) and the SPARQL requests stopped (`ygo_sparql_stops_total`, reason
-`timeout`, `busy` or `restart`). Each app has its own registry (several apps in one process never
+verdict (`ygo_answers_total`), the SPARQL requests stopped (`ygo_sparql_stops_total`, reason
+`timeout`, `busy` or `restart`) and the workers `serve --workers N` restarted
+(`ygo_worker_restarts_total`, the supervisor's count, api.restarts). Each app has its own registry (several apps in one process never
 mix). With several worker processes, set PROMETHEUS_MULTIPROC_DIR (prometheus-client's
 multiprocess mode) so that /metrics sums every worker. With the `metrics_token` setting
 (YGO_METRICS_TOKEN) set, /metrics needs `Authorization: Bearer <token>` (401 otherwise).
@@ -29,6 +30,7 @@ from prometheus_client import (
 from prometheus_fastapi_instrumentator import Instrumentator
 
 from api.errors import envelope, error_responses
+from api.restarts import RestartCollector, RestartCount
 
 METRICS_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {
@@ -42,8 +44,10 @@ METRICS_RESPONSES: dict[int | str, dict[str, Any]] = {
 class Metrics:
     """The registry of one app and the counters the routes update."""
 
-    def __init__(self) -> None:
+    def __init__(self, restarts: RestartCount | None = None) -> None:
         self.registry = CollectorRegistry()
+        self.restarts = RestartCollector(restarts or RestartCount())
+        self.registry.register(self.restarts)
         self.answers = Counter(
             "ygo_answers",
             "Answers of POST /ask by the reasoner that decided and the verdict.",
@@ -75,6 +79,7 @@ class Metrics:
         if "PROMETHEUS_MULTIPROC_DIR" in os.environ:
             registry = CollectorRegistry()
             multiprocess.MultiProcessCollector(registry)
+            registry.register(self.restarts)  # the supervisor's count: one value, not summed
             return generate_latest(registry)
         return generate_latest(self.registry)
 

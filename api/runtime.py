@@ -26,6 +26,7 @@ class Runtime:
     service: RulingsService
     stale_error: str | None
     embedded_now: int
+    repaired: tuple[str, ...] = ()  # damaged files rebuilt at start: warnings for /health
 
 
 def model_path(settings: Settings) -> Path | str:
@@ -99,11 +100,15 @@ def load_runtime(settings: Settings, embedder: Embedder | None = None) -> Runtim
 
 
 def _load_runtime(settings: Settings, embedder: Embedder | None) -> Runtime:
-    loaded = ensure_kb(settings.corpus_dir, settings.data_dir)
+    loaded = ensure_kb(settings.corpus_dir, settings.data_dir, settings.base_iri)
     emb = embedder if embedder is not None else make_embedder(settings)
     kg = loaded.artifact.graph
     units, parts, claims = index_texts(kg), clause_texts(kg), claim_texts(kg)
-    vectors, fresh = cached_embeddings(emb, [*units, *parts, *claims], settings.data_dir / "cache")
+    damaged: list[str] = []
+    vectors, fresh = cached_embeddings(
+        emb, [*units, *parts, *claims], settings.data_dir / "cache", damaged
+    )
     a, b = len(units), len(units) + len(parts)
     service = RulingsService(loaded.artifact, settings, emb, vectors[:a], vectors[a:b], vectors[b:])
-    return Runtime(service, loaded.stale_error, fresh)
+    repaired = (*loaded.repaired, *(f"{problem}; rebuilt" for problem in damaged))
+    return Runtime(service, loaded.stale_error, fresh, repaired)

@@ -4,9 +4,12 @@ The `serve` process loads the KB, the model and the service once, freezes them (
 forks N uvicorn workers, each serving its own socket on the one port (SO_REUSEPORT). The workers share every page they
 only read: torch, the tokenizer's vocabulary, the model weights, the graph. Only what a worker
 writes becomes its own (copy on write). The `serve` process then only supervises: it forwards
-SIGINT/SIGTERM to the workers and waits for them; a worker that dies while serving is replaced by
-a fresh fork (the loaded state is still in the supervisor), one that dies right after its start
-stops the server (a broken worker would only die again).
+SIGINT/SIGTERM to the workers and waits for them; a worker that dies is replaced by a fresh fork
+(the loaded state is still in the supervisor) while the others keep serving: at once when it had
+served a while, after a doubling pause (backoff) when it died right after its start, and never more
+than `worker_restarts_per_minute` restarts in any minute (past it a dead worker waits for room).
+The server stops only when no worker can start at all: none is running, the minute's restarts are
+spent, and every worker's last attempt died at its start.
 
 torch's OpenMP thread pool does not survive a fork: a worker forked from a process whose pool
 exists hangs on its first parallel operation. So the supervisor loads with one torch thread (no
@@ -23,16 +26,23 @@ import os
 import signal
 import socket
 import time
+from collections import deque
 from types import FrameType
 
 from fastapi import FastAPI
 
+from api.restarts import RestartCount
 from kb.config import Settings
 
 log = logging.getLogger(__name__)
 
-# A worker that exits sooner than this after its fork is broken, not unlucky: stop the server.
+# A worker that exits sooner than this after its fork died at its start: its next fork waits.
 MIN_UPTIME_S = 10.0
+# The pause before a worker that died at its start is forked again: doubled each time, capped.
+BACKOFF_FIRST_S = 0.5
+BACKOFF_MAX_S = 30.0
+# The window of the restart budget (`worker_restarts_per_minute`).
+RESTART_WINDOW_S = 60.0
 # How long stopping waits for the workers' graceful shutdown before killing them.
 STOP_GRACE_S = 30.0
 _POLL_S = 0.2
@@ -58,6 +68,11 @@ def check_serving(settings: Settings) -> int:
     """The worker count, once the settings a worker would only reject after loading are sound."""
     if settings.answer_cache < 0:
         raise ValueError(f"answer cache size must be 0 or more, got {settings.answer_cache}")
+    if settings.worker_restarts_per_minute < 0:
+        raise ValueError(
+            "worker restarts per minute must be 0 or more, "
+            f"got {settings.worker_restarts_per_minute}"
+        )
     return worker_count(settings.workers)
 
 
@@ -66,8 +81,9 @@ def threads_per_worker(count: int) -> int:
     return max(1, usable_cores() // count)
 
 
-def load_for_fork(settings: Settings) -> FastAPI:
-    """The app, loaded in the supervisor without creating torch's thread pool, then frozen."""
+def load_for_fork(settings: Settings, restarts: RestartCount | None = None) -> FastAPI:
+    """The app, loaded in the supervisor without creating torch's thread pool, then frozen;
+    its /health and /metrics read `restarts` (the supervisor's count, shared with the forks)."""
     import torch
 
     from api.app import create_app
@@ -77,7 +93,12 @@ def load_for_fork(settings: Settings) -> FastAPI:
     runtime = load_runtime(settings)
     if not settings.sparql_endpoint:
         runtime.service.sparql_endpoint()  # checks (or rebuilds) the store; starts nothing
-    app = create_app(runtime.service, stale_error=runtime.stale_error)
+    app = create_app(
+        runtime.service,
+        stale_error=runtime.stale_error,
+        repaired=runtime.repaired,
+        restarts=restarts,
+    )
     gc.collect()
     gc.freeze()  # the collector never writes to the loaded objects' pages, so they stay shared
     return app
@@ -129,20 +150,46 @@ def _die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
+def backoff(failures: int) -> float:
+    """Seconds before forking a slot again after `failures` workers in a row died at their
+    start: none after a worker that served a while, then 0.5 s doubling to 30 s."""
+    if failures <= 0:
+        return 0.0
+    return min(BACKOFF_FIRST_S * 2 ** (failures - 1), BACKOFF_MAX_S)
+
+
 class Supervisor:
     """Forks one uvicorn worker of `app` per listening socket (`listeners`) and keeps them
-    running until told to stop; `run` returns the server's exit status."""
+    running until told to stop, restarting the ones that exit (see the module's docstring);
+    `run` returns the server's exit status."""
 
-    def __init__(self, app: FastAPI, sockets: list[socket.socket]) -> None:
+    def __init__(
+        self,
+        app: FastAPI,
+        sockets: list[socket.socket],
+        settings: Settings | None = None,
+        restarts: RestartCount | None = None,
+    ) -> None:
         import uvicorn
 
-        from api.http_protocol import EnvelopeH11Protocol
+        from api.http_protocol import protocol_for
 
-        self.config = uvicorn.Config(app, log_level="warning", http=EnvelopeH11Protocol)
+        settings = settings or Settings()
+        self.config = uvicorn.Config(
+            app,
+            log_level="warning",
+            http=protocol_for(settings),
+            h11_max_incomplete_event_size=settings.max_header_bytes,
+        )
         self.sockets = sockets  # one per worker slot, kept open here for the slot's next fork
         self.threads = threads_per_worker(len(sockets))
+        self.budget = settings.worker_restarts_per_minute
+        self.restarts = restarts or RestartCount()
         self.supervisor = os.getpid()
         self.workers: dict[int, tuple[int, float]] = {}  # pid → (slot, when it was forked)
+        self.failures = [0] * len(sockets)  # per slot: workers in a row that died at their start
+        self.due: dict[int, float] = {}  # slot without a worker → when to fork it again
+        self.recent: deque[float] = deque()  # when the restarts of the last window happened
         self.stopping: float | None = None  # when stopping began
         self.status = 0
 
@@ -152,8 +199,9 @@ class Supervisor:
         try:
             for slot in range(len(self.sockets)):
                 self._fork(slot)
-            while self.workers:
+            while self.workers or (self.due and self.stopping is None):
                 self._reap()
+                self._restart_due()
                 time.sleep(_POLL_S)
         finally:
             for s, handler in previous.items():
@@ -184,7 +232,7 @@ class Supervisor:
             return 1
 
     def _reap(self) -> None:
-        """Collect the workers that exited; replace them unless stopping or broken."""
+        """Collect the workers that exited and schedule their slots' next fork."""
         while self.workers:
             try:
                 pid, wait_status = os.waitpid(-1, os.WNOHANG)
@@ -198,15 +246,52 @@ class Supervisor:
                 continue
             slot, forked = worker
             code = os.waitstatus_to_exitcode(wait_status)
-            if time.monotonic() - forked < MIN_UPTIME_S:
-                log.error("worker %d exited (%d) right after its start: stopping", pid, code)
-                self.status = 1
-                self._stop()
-            else:
-                log.warning("worker %d exited (%d): forking another", pid, code)
-                self._fork(slot)  # its socket stayed open here: queued connections wait for it
+            early = time.monotonic() - forked < MIN_UPTIME_S
+            self.failures[slot] = self.failures[slot] + 1 if early else 0
+            pause = backoff(self.failures[slot])
+            self.due[slot] = time.monotonic() + pause
+            log.warning(
+                "worker %d exited (%d)%s: forking another in %.1f s",
+                pid,
+                code,
+                " right after its start" if early else "",
+                pause,
+            )
         if self.stopping is not None and time.monotonic() - self.stopping > STOP_GRACE_S:
             self._send(signal.SIGKILL)
+
+    def _restart_due(self) -> None:
+        """Fork the slots whose pause is over while the minute's budget allows; stop when no
+        worker runs, none may be started and every slot's last worker died at its start."""
+        if self.stopping is not None:
+            self.due.clear()
+            return
+        now = time.monotonic()
+        while self.recent and now - self.recent[0] >= RESTART_WINDOW_S:
+            self.recent.popleft()
+        for slot, when in sorted(self.due.items(), key=lambda item: item[1]):
+            if when > now:
+                continue
+            if len(self.recent) >= self.budget:
+                break
+            del self.due[slot]
+            self.recent.append(now)
+            self.restarts.add()
+            self._fork(slot)
+        if self.due and not self.workers and self._cannot_start():
+            log.error(
+                "no worker can start (%d restarts in the last minute, each slot's last worker "
+                "died at its start): stopping",
+                len(self.recent),
+            )
+            self.status = 1
+            self._stop()
+            self.due.clear()
+
+    def _cannot_start(self) -> bool:
+        if len(self.recent) < self.budget:
+            return False
+        return self.budget == 0 or all(self.failures[slot] > 0 for slot in self.due)
 
     def _on_signal(self, signum: int, frame: FrameType | None) -> None:
         self._stop()

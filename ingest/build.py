@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ingest.corpus import corpus_hash
@@ -11,7 +11,14 @@ from ingest.pipeline import ingest_corpus
 from kb.errors import ArtifactError, IngestError
 from kb.graph import KnowledgeGraph
 from kb.reading.lexicon import everyday_lexicon
-from kb.store import Artifact, load_artifact, remove_abandoned, write_artifact
+from kb.store import (
+    Artifact,
+    derived_problems,
+    load_artifact,
+    record_derived,
+    remove_abandoned,
+    write_artifact,
+)
 
 log = logging.getLogger(__name__)
 
@@ -64,13 +71,51 @@ def build_kb(corpus_dir: Path, data_dir: Path) -> BuildReport:
 
 
 def sparql_store(build_dir: Path, kg: KnowledgeGraph) -> dict[str, object]:
-    """Write the build's Oxigraph store (for the default base IRI) and describe it."""
-    from kb.adapters.oxigraph_store import store_dir, write_store
+    """Write the build's Oxigraph store (for the default base IRI) and its exports (Turtle,
+    JSON-LD: a server only reads them), and describe the store."""
+    from kb.adapters.oxigraph_store import store_dir, write_exports, write_store
     from kb.config import Settings
     from kb.linked_data.rdf import to_rdf
+    from kb.linked_data.sparql import declared_prefixes
 
     base_iri = Settings().base_iri
-    return write_store(store_dir(build_dir, base_iri), to_rdf(kg, base_iri), base_iri)
+    folder = store_dir(build_dir, base_iri)
+    meta = write_store(folder, to_rdf(kg, base_iri), base_iri)
+    write_exports(folder / "store", declared_prefixes(base_iri))
+    return meta
+
+
+def repair_derived(artifact: Artifact, base_iri: str) -> list[str]:
+    """Check what the build derived from its graph for `base_iri` (the SPARQL store, the exports)
+    against the manifest's checksums, and rebuild what is damaged or missing before anything is
+    served: the warnings (for /health), one per damaged file. A server with another base IRI
+    gets its store and exports written here, on its first start, without a warning."""
+    from kb.adapters.oxigraph_store import DUMPS, rebuild_store, store_dir, write_exports
+    from kb.linked_data.rdf import to_rdf
+    from kb.linked_data.sparql import declared_prefixes
+
+    build = artifact.path
+    folder = store_dir(build, base_iri)
+    under = folder.relative_to(build).as_posix()
+    problems = derived_problems(build, artifact.manifest, under)
+    exports = {f"{under}/{name}" for name, _ in DUMPS.values()}
+    missing = sorted(name for name in exports if not (build / name).is_file())
+    if not problems and not missing:
+        return []
+    found = [f"{name} {problem}" for name, problem in sorted(problems.items())]
+    for problem in found:
+        log.warning("build %s: %s; rebuilding it", build.name, problem)
+    try:
+        if set(problems) - exports or not (folder / "store").is_dir():
+            rebuild_store(build, base_iri, lambda: to_rdf(artifact.graph, base_iri))
+        write_exports(folder / "store", declared_prefixes(base_iri))
+        updated = record_derived(build, artifact.manifest, under)
+    except OSError as exc:
+        log.error("build %s: cannot rebuild %s: %s", build.name, under, exc)
+        return [f"{p}; it could not be rebuilt ({type(exc).__name__}): not served" for p in found]
+    artifact.manifest.clear()
+    artifact.manifest.update(updated)
+    return [f"{p}; rebuilt" for p in found]
 
 
 @dataclass(frozen=True)
@@ -80,14 +125,28 @@ class Loaded:
     artifact: Artifact
     rebuilt: bool
     stale_error: str | None = None
+    repaired: tuple[str, ...] = ()
 
 
-def ensure_kb(corpus_dir: Path, data_dir: Path) -> Loaded:
-    """Load the current artifact; rebuild it when missing, stale or corrupt.
+def ensure_kb(corpus_dir: Path, data_dir: Path, base_iri: str | None = None) -> Loaded:
+    """Load the current artifact; rebuild it when missing, stale or corrupt, and rebuild what it
+    derived (SPARQL store, exports of `base_iri`, the default one unless given) when damaged.
 
     If the corpus itself is broken (IngestError), the previous good build is served and the error
     is reported, never a half-written one. Temporary directories of interrupted builds go first.
     """
+    loaded = _load_or_build(corpus_dir, data_dir)
+    repaired = repair_derived(loaded.artifact, base_iri or _default_base_iri())
+    return replace(loaded, repaired=tuple(repaired))
+
+
+def _default_base_iri() -> str:
+    from kb.config import Settings
+
+    return Settings().base_iri
+
+
+def _load_or_build(corpus_dir: Path, data_dir: Path) -> Loaded:
     for name in remove_abandoned(data_dir):
         log.warning("removed %s, left by an interrupted build", name)
     try:

@@ -97,6 +97,28 @@ class Settings:
         "Server processes `serve` runs: 1 serves from the `serve` process itself; N > 1 forks N "
         "workers from it once it has loaded (they share its memory); 0: one per CPU core.",
     )
+    worker_restarts_per_minute: int = _setting(
+        10,
+        "Workers `serve --workers N` may start again in any 60 s after one exits (crashed, "
+        "killed); past it a dead worker waits while the others serve. One that died right after "
+        "its start waits first (0.5 s, doubling to 30 s); the server stops only when no worker "
+        "runs and none can start.",
+    )
+    header_timeout: float = _setting(
+        10.0,
+        "Seconds a client has to send a request's head (request line and headers) once it "
+        "begins, and to send anything on a new connection; then 408 and the connection closed.",
+    )
+    body_timeout: float = _setting(
+        10.0,
+        "Longest pause in seconds between two reads of a request body; then the connection is "
+        "closed (the request ends as if the client had left).",
+    )
+    max_header_bytes: int = _setting(
+        16384,
+        "Largest request head (request line and headers) in bytes: past it, 431 and the "
+        "connection closed.",
+    )
     statement_min_score: float = _setting(
         0.95,
         "Score (cosine plus weighted shared roles) under which no document statement decides a "

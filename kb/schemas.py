@@ -274,6 +274,15 @@ class Health(Closed):
         description="Why the configured embedding runner is not the one serving (it fell back).",
     )
     reasoners: list[ReasonerStatus]
+    repaired: list[str] = Field(
+        description="Warnings: files of the build (an export, the SPARQL store) or the embedding "
+        "cache found damaged at start and rebuilt before serving (empty: all sound)."
+    )
+    worker_restarts: int = Field(
+        ge=0,
+        description="Workers `serve --workers N` started again after one exited (0 with one "
+        "process).",
+    )
 
 
 # --- judge training -----------------------------------------------------------------------------

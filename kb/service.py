@@ -16,11 +16,18 @@ from kb.answering.cache import AnswerCache, answer_key
 from kb.cards.report import card_report
 from kb.cards.service import CardService
 from kb.config import Settings
-from kb.errors import InvalidQuery, NotFound, empty, out_of_range, too_long, unknown_value
+from kb.errors import (
+    ArtifactError,
+    InvalidQuery,
+    NotFound,
+    empty,
+    out_of_range,
+    too_long,
+    unknown_value,
+)
 from kb.formats import Formats
 from kb.graph import node_record
 from kb.linked_data.rdf import describe_node, serialize, to_rdf, vocabulary
-from kb.linked_data.sparql import declared_prefixes
 from kb.model import RETRIEVABLE_TYPES, Node
 from kb.presentation.links import link_style
 from kb.presentation.markup import MARKUPS, write
@@ -32,7 +39,7 @@ from kb.reason.statement_match import StatementSettings
 from kb.search.about import rules_about, subject_of
 from kb.search.embedding import Embedder
 from kb.search.index import SearchIndex, SearchOptions, hit_json
-from kb.store import Artifact
+from kb.store import Artifact, file_digest
 
 if TYPE_CHECKING:
     from kb.linked_data.sparql import SparqlBackend
@@ -60,7 +67,7 @@ class RulingsService:
             artifact.documents.values(),
             artifact.manifest.get("everyday_words"),
         )
-        self._exports: dict[str, Path] = {}
+        self._exports: dict[str, tuple[int, int, int]] = {}  # format → file last verified
         self._export_lock = threading.Lock()
         self._sparql_lock = threading.Lock()
         self._sparql: SparqlBackend | None = None
@@ -211,18 +218,34 @@ class RulingsService:
 
     # --- export ----------------------------------------------------------------------------
     def export(self, fmt: str) -> Path:
-        """The whole graph as a Turtle ('ttl') or JSON-LD ('jsonld') file: the build's SPARQL
-        store dumped by Oxigraph on first use, then shared by every worker and start."""
-        from kb.adapters.oxigraph_store import dump_file, ensure_store
+        """The whole graph as a Turtle ('ttl') or JSON-LD ('jsonld') file: the store's dump,
+        written with the build (or, for another base IRI, when the server started), checked
+        against the manifest's checksum before it is first given out and again whenever the file
+        changed. Read only: a missing or damaged export is an ArtifactError, never rewritten
+        here (a restart rebuilds it)."""
+        from kb.adapters.oxigraph_store import export_path, store_dir
 
         if fmt not in ("ttl", "jsonld"):
             raise InvalidQuery("format", f"unknown export format {fmt!r}; use ttl or jsonld")
-        with self._export_lock:  # a store rebuilt by another process took its dumps along
-            if fmt not in self._exports or not self._exports[fmt].is_file():
-                base = self.settings.base_iri
-                store = ensure_store(self.artifact.path, base, self.whole_graph)
-                self._exports[fmt] = dump_file(store, fmt, declared_prefixes(base))
-            return self._exports[fmt]
+        build = self.artifact.path
+        path = export_path(store_dir(build, self.settings.base_iri) / "store", fmt)
+        with self._export_lock:
+            try:
+                seen = path.stat()
+            except OSError:
+                raise ArtifactError(
+                    f"the {fmt} export of build {build.name} is missing; a restart rebuilds it"
+                ) from None
+            mark = (seen.st_ino, seen.st_size, seen.st_mtime_ns)
+            if self._exports.get(fmt) != mark:
+                recorded = self.artifact.manifest.get("derived", {})
+                if recorded.get(path.relative_to(build).as_posix()) != file_digest(path):
+                    raise ArtifactError(
+                        f"the {fmt} export of build {build.name} is damaged (checksum "
+                        "mismatch); it is not served, a restart rebuilds it"
+                    )
+                self._exports[fmt] = mark
+            return path
 
     # --- linked data -----------------------------------------------------------------------
     def whole_graph(self) -> Graph:

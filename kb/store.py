@@ -5,8 +5,14 @@ Layout under the data directory:
   builds/<build-id>/graph.json      nodes and facts
   builds/<build-id>/documents/<id>.txt   the exact source texts citations slice
   builds/<build-id>/sparql/         the Oxigraph store SPARQL runs on (kb.adapters.oxigraph_store)
+                                    and the whole-graph exports (export.ttl, export.jsonld)
   current -> builds/<build-id>      swapped with an atomic rename of a symlink
 A build is written to a temporary directory first; a failed build never touches `current`.
+
+Every file of a build is in its manifest with a SHA-256: `files` (the graph and the documents:
+they make the build id; a damaged one means the build is rebuilt) and `derived` (what is built from
+the graph: the SPARQL store and the exports; `derived_problems` names a damaged one, which the
+loader rebuilds at start and records again with `record_derived`, the build id unchanged).
 """
 
 from __future__ import annotations
@@ -56,6 +62,69 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def file_digest(path: Path) -> str:
+    """The SHA-256 of a file, read in 1 MiB pieces (an export is tens of MB)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while piece := fh.read(1 << 20):
+            digest.update(piece)
+    return digest.hexdigest()
+
+
+def _relative_files(root: Path, under: str = "") -> list[str]:
+    """Every file below `root` (or its folder `under`) as a POSIX path relative to `root`,
+    but the manifest itself."""
+    start = root / under if under else root
+    if not start.is_dir():
+        return []
+    return sorted(
+        p.relative_to(root).as_posix()
+        for p in start.rglob("*")
+        if p.is_file() and p != root / "manifest.json"
+    )
+
+
+def derived_problems(path: Path, manifest: dict[str, Any], under: str = "") -> dict[str, str]:
+    """What is wrong with the derived files of the build at `path` (those below its folder
+    `under`, or all): {relative path: "is missing" | "is damaged (checksum mismatch)" |
+    "is not in the manifest"}; empty when every one is whole."""
+    recorded = {
+        name: digest
+        for name, digest in manifest.get("derived", {}).items()
+        if not under or name.startswith(under + "/")
+    }
+    problems: dict[str, str] = {}
+    for name, digest in recorded.items():
+        try:
+            if file_digest(path / name) != digest:
+                problems[name] = "is damaged (checksum mismatch)"
+        except OSError:
+            problems[name] = "is missing"
+    for name in _relative_files(path, under):
+        if name not in recorded and name not in manifest.get("files", {}):
+            problems[name] = "is not in the manifest"
+    return problems
+
+
+def record_derived(path: Path, manifest: dict[str, Any], under: str) -> dict[str, Any]:
+    """Record again the checksums of the derived files below the build's folder `under` (after
+    they were rebuilt), replacing the manifest atomically: the new manifest."""
+    kept = {k: v for k, v in manifest.get("derived", {}).items() if not k.startswith(under + "/")}
+    fresh = {name: file_digest(path / name) for name in _relative_files(path, under)}
+    updated = {**manifest, "derived": dict(sorted({**kept, **fresh}.items()))}
+    fd, tmp = tempfile.mkstemp(prefix=".manifest-", suffix=".json", dir=path)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(json.dumps(updated, indent=2, sort_keys=True))
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path / "manifest.json")
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return updated
+
+
 def write_artifact(
     data_dir: Path,
     nodes: list[Node],
@@ -97,6 +166,9 @@ def write_artifact(
             "files": files,
             **(extra or {}),
             **(derived(tmp) if derived is not None else {}),
+        }
+        manifest["derived"] = {
+            name: file_digest(tmp / name) for name in _relative_files(tmp) if name not in files
         }
         (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True), "utf-8")
         for path in tmp.rglob("*"):

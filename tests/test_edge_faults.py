@@ -66,15 +66,21 @@ def test_a_damaged_embedding_cache_is_recomputed_with_a_warning(
     assert cached_embeddings(HashEmbedder(), TEXTS, tmp_path)[1] == 0  # rewritten, sound again
 
 
-def test_a_cache_entry_of_the_wrong_shape_is_recomputed(tmp_path: Path) -> None:
+@pytest.mark.parametrize("sealed", [True, False], ids=["checksummed", "before-checksums"])
+def test_a_cache_entry_of_the_wrong_shape_is_recomputed(tmp_path: Path, sealed: bool) -> None:
+    """Rewritten whole: the file fails its checksum and every vector is embedded again. A file
+    from before the checksums (no `.sha256` beside it) loses only its malformed entry."""
     path = sound_cache(tmp_path)
     with np.load(path) as data:
         store = {k: data[k] for k in data.files}
     first = sorted(store)[0]
     store[first] = np.zeros(3, dtype=np.float32)
     np.savez(path, **store)  # type: ignore[arg-type]
+    if not sealed:
+        path.with_name(path.name + ".sha256").unlink()
     vectors, fresh = cached_embeddings(HashEmbedder(), TEXTS, tmp_path)
-    assert fresh == 1 and np.allclose(vectors, HashEmbedder().embed_passages(TEXTS))
+    assert fresh == (len(TEXTS) if sealed else 1)
+    assert np.allclose(vectors, HashEmbedder().embed_passages(TEXTS))
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import select
 import shutil
 import socket
 import subprocess
@@ -123,14 +124,18 @@ def test_a_10_mb_body_is_refused_in_the_envelope(proxied: str) -> None:
 
 
 def _held_for(base: str, head: bytes) -> tuple[float, bytes]:
-    """Send `head`, then nothing: (seconds until nginx ends the connection, what it sent)."""
+    """Send `head`, then nothing: (seconds until nginx ends the connection, closed or reset,
+    what it sent)."""
     port = int(base.rsplit(":", 1)[1])
     with socket.create_connection(("127.0.0.1", port), timeout=10 * TIMEOUT_S) as s:
         s.sendall(head)
         t0 = time.monotonic()
         got = b""
-        while chunk := s.recv(4096):
-            got += chunk
+        try:
+            while chunk := s.recv(4096):
+                got += chunk
+        except ConnectionResetError:  # reset_timedout_connection: a reset, not a FIN
+            pass
         return time.monotonic() - t0, got
 
 
@@ -149,6 +154,70 @@ def test_a_stalled_client_is_cut_off_within_the_timeout(proxied: str, head: byte
     held, got = _held_for(proxied, head)
     assert TIMEOUT_S * 0.8 <= held <= TIMEOUT_S + 3, held
     assert got == b"" or got.startswith(b"HTTP/1.1 408"), got[:80]
+
+
+def _trickled_for(base: str, head: bytes, every: float = 0.2) -> tuple[float, bytes]:
+    """Send `head`, then one more header byte every `every` seconds, never ending the head (a
+    slowloris): (seconds until nginx ends the connection, what it sent)."""
+    port = int(base.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), timeout=10 * TIMEOUT_S) as s:
+        s.sendall(head + b"X-Slow: ")
+        t0 = time.monotonic()
+        got = b""
+        while time.monotonic() - t0 < 10 * TIMEOUT_S:
+            readable, _, _ = select.select([s], [], [], every)
+            if readable:
+                try:
+                    chunk = s.recv(4096)
+                except ConnectionResetError:
+                    break
+                got += chunk
+                if not chunk:
+                    break
+                continue
+            try:
+                s.sendall(b"a")
+            except OSError:  # reset: nginx closed it
+                break
+        return time.monotonic() - t0, got
+
+
+def test_headers_trickled_byte_by_byte_are_cut_off_within_the_timeout(proxied: str) -> None:
+    """Each byte arrives well within the timeout, but the head never ends: nginx's
+    client_header_timeout is a deadline for the whole head, not a pause between reads."""
+    held, got = _trickled_for(proxied, b"GET /health HTTP/1.1\r\nHost: t\r\n")
+    assert held <= TIMEOUT_S + 3, held
+    assert got == b"" or got.startswith(b"HTTP/1.1 408"), got[:80]
+
+
+def _responses(raw: bytes) -> list[bytes]:
+    return re.findall(rb"^HTTP/1\.[01] \d{3}", raw, re.M)
+
+
+def test_content_length_with_transfer_encoding_is_refused_and_nothing_rides_in_it(
+    proxied: str,
+) -> None:
+    """The classic smuggling request: framed by Content-Length it is one POST, by its chunks a
+    POST and then a GET. nginx refuses it (400 in the envelope), closes the connection and
+    answers nothing else."""
+    smuggled = b"GET /health HTTP/1.1\r\nHost: t\r\n\r\n"
+    body = b"0\r\n\r\n" + smuggled
+    head = (
+        b"POST /ask HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+        b"Content-Length: " + str(len(body)).encode() + b"\r\n"
+        b"Transfer-Encoding: chunked\r\n\r\n"
+    )
+    held, got = _held_for(proxied, head + body)
+    assert held < 5, "the connection stayed open"
+    assert _responses(got) == [b"HTTP/1.1 400"], got
+    payload = got.split(b"\r\n\r\n", 1)[1]
+    assert b'"code": "bad_request"' in payload and b'"status": 400' in payload
+
+
+def test_a_request_head_over_8_kb_is_refused_in_the_envelope(proxied: str) -> None:
+    r = httpx.get(proxied + "/health", headers={"X-Big": "a" * 9000})
+    assert r.status_code == 431
+    assert r.json()["code"] == "header_too_large"
 
 
 def test_a_client_over_the_rate_gets_429_in_the_envelope(proxied: str) -> None:

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.e2e
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with running_server(tmp_path_factory.mktemp("serve-data"), start_timeout=60) as base:
+    with running_server(tmp_path_factory.mktemp("serve-data"), start_timeout=120) as base:
         yield base
 
 

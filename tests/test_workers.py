@@ -1,5 +1,6 @@
 """`serve --workers N`: N workers forked from one loaded process, each on its own socket of one
-port; the supervisor replaces a worker that dies and stops them all on SIGTERM."""
+port; the supervisor replaces a worker that dies (with backoff and a budget, the others serving
+meanwhile) and stops them all on SIGTERM."""
 
 from __future__ import annotations
 
@@ -19,9 +20,11 @@ import pytest
 from fastapi import FastAPI
 from tests_support import running_server  # type: ignore[import-not-found]
 
+from api.restarts import RestartCount
 from api.workers import (
     MIN_UPTIME_S,
     Supervisor,
+    backoff,
     check_serving,
     listeners,
     threads_per_worker,
@@ -40,6 +43,14 @@ def test_worker_count_is_one_unless_asked() -> None:
     assert check_serving(Settings(workers=2)) == 2
     with pytest.raises(ValueError, match="answer cache size must be 0 or more, got -3"):
         check_serving(Settings(answer_cache=-3))  # refused before anything loads
+    with pytest.raises(ValueError, match="restarts per minute must be 0 or more, got -1"):
+        check_serving(Settings(worker_restarts_per_minute=-1))
+
+
+def test_a_worker_that_died_at_its_start_waits_longer_each_time() -> None:
+    assert backoff(0) == 0.0  # one that served a while is replaced at once
+    assert [backoff(n) for n in (1, 2, 3, 4)] == [0.5, 1.0, 2.0, 4.0]
+    assert backoff(50) == 30.0
 
 
 def test_each_worker_gets_its_share_of_the_cores() -> None:
@@ -90,16 +101,61 @@ def test_a_port_something_answers_on_is_refused() -> None:
             listeners("127.0.0.1", port, 2)
 
 
-def test_a_worker_that_dies_at_its_start_stops_the_server(
+def test_the_restart_count_is_shared_with_forks() -> None:
+    count = RestartCount()
+    pid = os.fork()
+    if pid == 0:  # the child sees what the parent counts after the fork
+        time.sleep(0.3)
+        os._exit(count.value())
+    count.add()
+    count.add()
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 2 == count.value()
+
+
+def test_workers_that_never_start_stop_the_server_once_the_budget_is_spent(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Replacing it would only fork another that dies: the server stops, status 1."""
+    """Every fork dies at its start: they are forked again after 0.5 s, 1 s … until the minute's
+    budget (3 here) is spent and none runs; then the server stops, status 1."""
     monkeypatch.setattr(Supervisor, "_serve", lambda self, sock: 3)
     socks = listeners("127.0.0.1", 0, 2)
+    restarts = RestartCount()
     started = time.monotonic()
-    assert Supervisor(FastAPI(), socks).run() == 1
-    assert time.monotonic() - started < MIN_UPTIME_S
+    supervisor = Supervisor(FastAPI(), socks, Settings(worker_restarts_per_minute=3), restarts)
+    assert supervisor.run() == 1
+    assert restarts.value() == 3
+    assert 0.5 <= time.monotonic() - started < MIN_UPTIME_S
     assert all(s.fileno() == -1 for s in socks)  # closed on the way out
+
+
+def test_a_broken_slot_never_stops_a_healthy_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One slot's workers always die at their start, the other's serves: the budget runs out
+    and the broken slot waits, but the server keeps running until it is told to stop."""
+    socks = listeners("127.0.0.1", 0, 2)
+    healthy = socks[0].fileno()
+
+    def serve(self: Supervisor, sock: socket.socket) -> int:
+        if sock.fileno() != healthy:
+            return 3
+        signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+        while True:
+            time.sleep(1)
+
+    monkeypatch.setattr(Supervisor, "_serve", serve)
+    pid = os.fork()
+    if pid == 0:  # the supervisor runs in a child: it installs signal handlers and blocks
+        budget = Settings(worker_restarts_per_minute=2)
+        os._exit(Supervisor(FastAPI(), socks, budget).run())
+    try:
+        time.sleep(4)  # 2 restarts after 0.5 s and 1 s, then the budget is spent
+        assert os.waitpid(pid, os.WNOHANG) == (0, 0), "the supervisor stopped"
+    finally:
+        os.kill(pid, signal.SIGTERM)
+        _, status = os.waitpid(pid, 0)
+        for s in socks:
+            s.close()
+    assert os.waitstatus_to_exitcode(status) == 0
 
 
 def _children(pid: int) -> list[int]:
@@ -215,3 +271,44 @@ def test_stopping_the_supervisor_stops_every_worker(
         while time.monotonic() < deadline and [p for p in workers if _cmdline(p)]:
             time.sleep(0.1)
         assert not [p for p in workers if _cmdline(p)], "a worker outlived its supervisor"
+
+
+def _restarts(base: str) -> int:
+    health = httpx.get(base + "/health", timeout=30).json()
+    metrics = httpx.get(base + "/metrics", timeout=30).text
+    line = next(x for x in metrics.splitlines() if x.startswith("ygo_worker_restarts_total "))
+    assert float(line.split()[1]) == health["worker_restarts"]
+    return int(health["worker_restarts"])
+
+
+def _replacement(supervisor: int, known: list[int]) -> int:
+    """The worker forked after one of `known` was killed (waits for the slot to be refilled)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        new = [p for p in _workers(supervisor) if p not in known]
+        if len(_workers(supervisor)) == 2 and new:
+            return new[0]
+        time.sleep(0.05)
+    raise AssertionError(f"no replacement: workers {_workers(supervisor)}")
+
+
+@pytest.mark.e2e
+def test_two_kills_within_seconds_leave_the_server_answering(
+    two_workers: tuple[str, Path],
+) -> None:
+    """What an out-of-memory killer does: kill -9 a worker, then its replacement right after
+    its start. The other worker answers throughout, the slot gets a third worker after a short
+    pause, and /health and /metrics count both restarts."""
+    base, data = two_workers
+    supervisor = _serve_process(data)
+    before = _restarts(base)
+    victim, survivor = _workers(supervisor)
+    os.kill(victim, signal.SIGKILL)
+    replacement = _replacement(supervisor, [victim, survivor])
+    os.kill(replacement, signal.SIGKILL)  # well within 10 s of its start
+    assert _uptime(survivor) > 0 and _cmdline(survivor), "the healthy worker was stopped"
+    _ask_many(base, 4)  # answered meanwhile (by the survivor, or the next fork once it is up)
+    _replacement(supervisor, [victim, survivor, replacement])
+    assert survivor in _workers(supervisor)
+    _ask_many(base, 4)
+    assert _restarts(base) == before + 2

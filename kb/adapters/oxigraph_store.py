@@ -3,8 +3,9 @@
 Inside a build directory (see kb.store), for the default base IRI:
   sparql/store/      an Oxigraph (RocksDB) store holding the RDF export's triples
   sparql/meta.json   what it holds: triple count, base IRI, pyoxigraph version, file checksums
-  sparql/export.ttl, sparql/export.jsonld   the store dumped for download, on first use
-A server configured with another YGO_BASE_IRI keeps its own `sparql-<hash>/` beside it.
+  sparql/export.ttl, sparql/export.jsonld   the store dumped for download, with the build
+A server configured with another YGO_BASE_IRI keeps its own `sparql-<hash>/` beside it, written
+when it starts. Every file is checksummed in the build's manifest (kb.store).
 
 `write_store` fills a store from the rdflib export (kb.linked_data.rdf.to_rdf, loaded as
 N-Triples) while `ygo-rulings ingest` writes the build; `ensure_store` checks it when a server
@@ -162,6 +163,25 @@ def _replace(target: Path, base_iri: str, graph: Callable[[], Graph]) -> Path:
     finally:
         shutil.rmtree(fresh, ignore_errors=True)
     return target
+
+
+def export_path(store_path: Path, fmt: str) -> Path:
+    """Where the `fmt` export of the store at `store_path` lives: beside the store."""
+    return store_path.parent / DUMPS[fmt][0]
+
+
+def write_exports(store_path: Path, prefixes: Mapping[str, str]) -> list[Path]:
+    """Dump the store in every export format beside it, replacing what is there (a build, or a
+    repair when a server starts; never while serving)."""
+    return [
+        _write_dump(store_path, export_path(store_path, fmt), rdf_format, prefixes)
+        for fmt, (_, rdf_format) in DUMPS.items()
+    ]
+
+
+def rebuild_store(build_dir: Path, base_iri: str, graph: Callable[[], Graph]) -> Path:
+    """Write the store of `base_iri` anew from `graph()`, whatever is there: the store's path."""
+    return _replace(store_dir(build_dir, base_iri), base_iri, graph) / "store"
 
 
 def dump_file(store_path: Path, fmt: str, prefixes: Mapping[str, str]) -> Path:
