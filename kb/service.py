@@ -19,6 +19,7 @@ from kb.config import Settings
 from kb.errors import InvalidQuery, NotFound, empty, out_of_range, too_long, unknown_value
 from kb.formats import Formats
 from kb.graph import node_record
+from kb.linked_data.jsonld import context
 from kb.linked_data.rdf import describe_node, serialize, to_rdf, vocabulary
 from kb.linked_data.sparql import declared_prefixes
 from kb.model import RETRIEVABLE_TYPES, Node
@@ -213,6 +214,7 @@ class RulingsService:
     def export(self, fmt: str) -> Path:
         """The whole graph as a Turtle ('ttl') or JSON-LD ('jsonld') file: the build's SPARQL
         store dumped by Oxigraph on first use, then shared by every worker and start."""
+        from kb.adapters.jsonld_export import write_jsonld_export
         from kb.adapters.oxigraph_store import dump_file, ensure_store
 
         if fmt not in ("ttl", "jsonld"):
@@ -221,7 +223,11 @@ class RulingsService:
             if fmt not in self._exports or not self._exports[fmt].is_file():
                 base = self.settings.base_iri
                 store = ensure_store(self.artifact.path, base, self.whole_graph)
-                self._exports[fmt] = dump_file(store, fmt, declared_prefixes(base))
+                self._exports[fmt] = (
+                    write_jsonld_export(store, base)  # compacted, with the served @context
+                    if fmt == "jsonld"
+                    else dump_file(store, fmt, declared_prefixes(base))
+                )
             return self._exports[fmt]
 
     # --- linked data -----------------------------------------------------------------------
@@ -258,12 +264,17 @@ class RulingsService:
         built from the node's own records (never the whole graph)."""
         check_rdf_format("as", fmt)
         node = self.resolve(node_id)
-        return serialize(describe_node(self.kg, node.id, self.settings.base_iri), fmt)
+        base = self.settings.base_iri
+        return serialize(describe_node(self.kg, node.id, base), fmt, base)
 
     def vocab(self, fmt: str = "ttl") -> str:
         """The vocabulary (classes, properties, pt/en labels, comments, domain/range): ttl or jsonld."""
         check_rdf_format("as", fmt)
-        return serialize(vocabulary(self.settings.base_iri), fmt)
+        return serialize(vocabulary(self.settings.base_iri), fmt, self.settings.base_iri)
+
+    def jsonld_context(self) -> dict[str, Any]:
+        """The JSON-LD `@context` of `/id/{id}` and the export, served at `<base>context.jsonld`."""
+        return context(self.settings.base_iri).document()
 
     # --- wiki pages --------------------------------------------------------------------------
     def render(
@@ -273,8 +284,10 @@ class RulingsService:
         links: str | None = None,
         template: str | None = None,
         rule_template: str | None = None,
+        lang: str = "pt",
     ) -> str:
-        """A Rule, Section, Document or Card page as wikitext, markdown, html or json.
+        """A Rule, Section, Document or Card page as wikitext, markdown, html or json; `lang`
+        (pt or en) is the language of a card's data and of the card lists' words.
 
         `links` (kb.presentation.links): `iri` (the public pages; wikitext, markdown, json),
         `local` (this server's pages; html's default) or `wiki` (`[[…]]` through the page-name
@@ -282,9 +295,11 @@ class RulingsService:
         if as_ not in MARKUPS:
             raise InvalidQuery("as", f"unknown markup {as_!r}; use one of {', '.join(MARKUPS)}")
         style = link_style(as_, self.settings.base_iri, links, template, rule_template)
+        if lang not in ("pt", "en"):
+            raise unknown_value("lang", lang, f"unknown language {lang!r}; use pt or en")
         node = self.resolve(node_id)
         builder = PageBuilder(
-            self.kg, self.artifact.documents, self.doc_formats, self.settings.base_iri, style
+            self.kg, self.artifact.documents, self.doc_formats, self.settings.base_iri, style, lang
         )
         return write(builder.page(node), as_)
 
@@ -369,6 +384,13 @@ class RulingsService:
         legality = [cards.legality(record.id, f) for f in formats]
         report = card_report(self.kg, self.artifact.documents, self.show(record.id), legality)
         return report.model_dump(by_alias=True)
+
+    def card_page(self, key: str) -> tuple[str, bool]:
+        """The id of the card whose page `/cards/{key}` means (a name pt or en, exact or as the
+        card search finds it; a password) and whether the key names it exactly; NotFound
+        suggests the closest card ids."""
+        record, exact = self.card_service.lookup(key)
+        return record.id, exact
 
     def card_legality(self, card_id: str, format: str | None = None) -> dict[str, Any]:
         return self.card_service.legality(card_id, format).model_dump()
