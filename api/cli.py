@@ -502,12 +502,15 @@ def render(
         str | None,
         typer.Option(help="With --links wiki: a rule's wiki page name, e.g. 'Regras:{title}'"),
     ] = None,
+    lang: Annotated[
+        str, typer.Option(help="pt or en: the language of a card's data (labels and values)")
+    ] = "pt",
     data: DataOpt = None,
     corpus: CorpusOpt = None,
 ) -> None:
     """A wiki page of a rule, section or card (GET /rules/{id}, GET /cards/{id})."""
     s = settings(data, corpus)
-    text = guarded(lambda: service(s).render(node_id, as_, links, template, rule_template))
+    text = guarded(lambda: service(s).render(node_id, as_, links, template, rule_template, lang))
     sys.stdout.write(text)
 
 

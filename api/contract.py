@@ -26,9 +26,20 @@ from kb.presentation.quiz import MAX_QUESTIONS, MAX_SEED
 from kb.service import RulingsService
 
 MARK = "x-constraint"
-# Response bodies that are not JSON models: RDF text, and JSON-LD in expanded form (rdflib's).
+# Response bodies that are not JSON models: RDF text, and compacted JSON-LD.
 TEXT_BODY: dict[str, Any] = {"schema": {"type": "string"}}
-JSON_LD_BODY: dict[str, Any] = {"schema": {"type": "array", "items": {"type": "object"}}}
+# Compacted JSON-LD: `@context` (the URL of /context.jsonld, or the context itself there) and
+# the node objects in `@graph`.
+JSON_LD_BODY: dict[str, Any] = {
+    "schema": {
+        "type": "object",
+        "required": ["@context"],
+        "properties": {
+            "@context": {"type": ["string", "object"]},
+            "@graph": {"type": "array", "items": {"type": "object"}},
+        },
+    }
+}
 TEXT = r"\S"  # at least one character that is not white space (the service strips)
 Fragment = dict[str, Any]
 

@@ -33,6 +33,7 @@ READ_ONLY_PATHS = frozenset(
         "/vocab",
         "/export.ttl",
         "/export.jsonld",
+        "/context.jsonld",
         "/documents",
         "/catalog",
         "/catalog/page",

@@ -81,7 +81,7 @@ def sparql_store(build_dir: Path, kg: KnowledgeGraph) -> dict[str, object]:
     base_iri = Settings().base_iri
     folder = store_dir(build_dir, base_iri)
     meta = write_store(folder, to_rdf(kg, base_iri), base_iri)
-    write_exports(folder / "store", declared_prefixes(base_iri))
+    write_exports(folder / "store", declared_prefixes(base_iri), base_iri)
     return meta
 
 
@@ -108,7 +108,7 @@ def repair_derived(artifact: Artifact, base_iri: str) -> list[str]:
     try:
         if set(problems) - exports or not (folder / "store").is_dir():
             rebuild_store(build, base_iri, lambda: to_rdf(artifact.graph, base_iri))
-        write_exports(folder / "store", declared_prefixes(base_iri))
+        write_exports(folder / "store", declared_prefixes(base_iri), base_iri)
         updated = record_derived(build, artifact.manifest, under)
     except OSError as exc:
         log.error("build %s: cannot rebuild %s: %s", build.name, under, exc)

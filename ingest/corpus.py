@@ -55,7 +55,9 @@ _BUILD_CODE = (
     *sorted((_KB / "reading" / "senses").glob("*.yaml")),
     *sorted((_KB / "reading" / "lang").glob("*.yaml")),
     _KB / "reading" / "relations.yaml",
-    *(_KB / "cards" / name for name in ("names.py", "nodes.py", "table.py")),
+    *(_KB / "cards" / name for name in ("names.py", "nodes.py", "table.py", "banlist.py")),
+    # the SPARQL store is written from the RDF export
+    *(_KB / "linked_data" / name for name in ("rdf.py", "vocab.py")),
     *(
         _KB / name
         for name in ("model.py", "ids.py", "text.py", "link.py", "formats.py", "graph.py")

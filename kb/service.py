@@ -27,6 +27,7 @@ from kb.errors import (
 )
 from kb.formats import Formats
 from kb.graph import node_record
+from kb.linked_data.jsonld import context
 from kb.linked_data.rdf import describe_node, serialize, to_rdf, vocabulary
 from kb.model import RETRIEVABLE_TYPES, Node
 from kb.presentation.links import link_style
@@ -218,8 +219,8 @@ class RulingsService:
 
     # --- export ----------------------------------------------------------------------------
     def export(self, fmt: str) -> Path:
-        """The whole graph as a Turtle ('ttl') or JSON-LD ('jsonld') file: the store's dump,
-        written with the build (or, for another base IRI, when the server started), checked
+        """The whole graph as a Turtle ('ttl') or compacted JSON-LD ('jsonld', with the served
+        @context) file: the store's dump, written with the build (or, for another base IRI, when the server started), checked
         against the manifest's checksum before it is first given out and again whenever the file
         changed. Read only: a missing or damaged export is an ArtifactError, never rewritten
         here (a restart rebuilds it)."""
@@ -281,12 +282,17 @@ class RulingsService:
         built from the node's own records (never the whole graph)."""
         check_rdf_format("as", fmt)
         node = self.resolve(node_id)
-        return serialize(describe_node(self.kg, node.id, self.settings.base_iri), fmt)
+        base = self.settings.base_iri
+        return serialize(describe_node(self.kg, node.id, base), fmt, base)
 
     def vocab(self, fmt: str = "ttl") -> str:
         """The vocabulary (classes, properties, pt/en labels, comments, domain/range): ttl or jsonld."""
         check_rdf_format("as", fmt)
-        return serialize(vocabulary(self.settings.base_iri), fmt)
+        return serialize(vocabulary(self.settings.base_iri), fmt, self.settings.base_iri)
+
+    def jsonld_context(self) -> dict[str, Any]:
+        """The JSON-LD `@context` of `/id/{id}` and the export, served at `<base>context.jsonld`."""
+        return context(self.settings.base_iri).document()
 
     # --- wiki pages --------------------------------------------------------------------------
     def render(
@@ -296,8 +302,10 @@ class RulingsService:
         links: str | None = None,
         template: str | None = None,
         rule_template: str | None = None,
+        lang: str = "pt",
     ) -> str:
-        """A Rule, Section, Document or Card page as wikitext, markdown, html or json.
+        """A Rule, Section, Document or Card page as wikitext, markdown, html or json; `lang`
+        (pt or en) is the language of a card's data and of the card lists' words.
 
         `links` (kb.presentation.links): `iri` (the public pages; wikitext, markdown, json),
         `local` (this server's pages; html's default) or `wiki` (`[[…]]` through the page-name
@@ -305,9 +313,11 @@ class RulingsService:
         if as_ not in MARKUPS:
             raise InvalidQuery("as", f"unknown markup {as_!r}; use one of {', '.join(MARKUPS)}")
         style = link_style(as_, self.settings.base_iri, links, template, rule_template)
+        if lang not in ("pt", "en"):
+            raise unknown_value("lang", lang, f"unknown language {lang!r}; use pt or en")
         node = self.resolve(node_id)
         builder = PageBuilder(
-            self.kg, self.artifact.documents, self.doc_formats, self.settings.base_iri, style
+            self.kg, self.artifact.documents, self.doc_formats, self.settings.base_iri, style, lang
         )
         return write(builder.page(node), as_)
 
@@ -392,6 +402,13 @@ class RulingsService:
         legality = [cards.legality(record.id, f) for f in formats]
         report = card_report(self.kg, self.artifact.documents, self.show(record.id), legality)
         return report.model_dump(by_alias=True)
+
+    def card_page(self, key: str) -> tuple[str, bool]:
+        """The id of the card whose page `/cards/{key}` means (a name pt or en, exact or as the
+        card search finds it; a password) and whether the key names it exactly; NotFound
+        suggests the closest card ids."""
+        record, exact = self.card_service.lookup(key)
+        return record.id, exact
 
     def card_legality(self, card_id: str, format: str | None = None) -> dict[str, Any]:
         return self.card_service.legality(card_id, format).model_dump()

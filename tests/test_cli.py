@@ -251,7 +251,8 @@ def test_ingest_text(lite_corpus: Path, tmp_path: Path) -> None:
 def test_export_to_stdout(kb_dir: Path) -> None:
     result = run(["export", "--format", "jsonld"], kb_dir)
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout)  # the whole graph, expanded JSON-LD
+    document = json.loads(result.stdout)  # the whole graph, compacted JSON-LD
+    assert document["@context"].endswith("/context.jsonld") and document["@graph"]
 
 
 def test_eval_search_text(kb_dir: Path, tmp_path: Path) -> None:

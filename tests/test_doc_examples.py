@@ -168,7 +168,8 @@ def run_http(example: Example, command: Command, client: TestClient) -> tuple[in
         )
         return response.status_code, response.text
     method, url, headers, body, include = curl_request(command.argv)
-    response = client.request(method, url, headers=headers, content=body)
+    # as curl does without -L: a redirect is the answer
+    response = client.request(method, url, headers=headers, content=body, follow_redirects=False)
     if not include:
         return response.status_code, response.text
     lines = [f"HTTP/1.1 {response.status_code} {response.reason_phrase}"]

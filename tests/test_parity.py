@@ -66,6 +66,9 @@ TWINS: dict[str, Twin | str] = {
     "question_bank": "the quiz's cached question bank, served by quiz and quiz_check",
     "sparql_endpoint": "the SPARQL backend, opened once, that sparql queries",
     "card_service": "the card facade (built once) that the card methods above delegate to",
+    "card_page": "resolves a name in /cards/{card_id} to the card's page (a redirect); the CLI's "
+    "render takes an id, and `cards search` finds it by name",
+    "jsonld_context": "the JSON-LD context document GET /context.jsonld serves (HTTP_ONLY)",
 }
 # Not run both ways below, and why.
 COVERED_ELSEWHERE = {
@@ -85,6 +88,8 @@ HTTP_ONLY = {
     "GET /briefs": "labels and places of a few nodes for the web page (api/routes/web.py)",
     "GET /documents/{doc}/layout": "the web page's reading layout of a document (api/doc_layout.py)",
     "GET /metrics": "the serving process's request and answer counters (api/metrics.py)",
+    "GET /context.jsonld": "the JSON-LD context the compacted JSON-LD names by URL: a document "
+    "for JSON-LD processors, not a query",
 }
 # CLI commands that are no service method's twin.
 CLI_ONLY = {

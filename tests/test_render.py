@@ -225,7 +225,7 @@ def test_wikitext_escapes_source_text(tiny: PageBuilder) -> None:
         for hostile in ("<script", "[[", "{{", "__NOTOC__", "~~~~", "a|b", "<i>", "<b>"):
             assert hostile not in bare, (node_id, hostile)
     card = to_wikitext(tiny.page(tiny.kg.node("card/bad")))
-    assert "| Tipo || <nowiki>a||b</nowiki>" in card
+    assert "| Tipo de monstro || <nowiki>a||b</nowiki>" in card
 
 
 def test_markdown_escapes_source_text(tiny: PageBuilder) -> None:
@@ -233,7 +233,7 @@ def test_markdown_escapes_source_text(tiny: PageBuilder) -> None:
     assert "<script>" not in text and "\\<script\\>" in text
     assert "\\[\\[Link\\]\\]" in text and "a\\|b" in text
     card = to_markdown(tiny.page(tiny.kg.node("card/bad")))
-    assert "| Tipo | a\\|\\|b |" in card
+    assert "| Tipo de monstro | a\\|\\|b |" in card
 
 
 @pytest.mark.parametrize(
@@ -289,7 +289,7 @@ def test_rule_and_card_routes(client: TestClient, service: RulingsService) -> No
     ("url", "status", "needle"),
     [
         ("/rules/edison/rule-55", 404, "edison/rule-05"),
-        ("/cards/jinz", 404, "card/jinzo"),
+        ("/cards/zzjinzo", 404, "card/jinzo"),  # "jinz" is a typo the card search resolves
         ("/rules/edison/rule-05?as=pdf", 422, "as"),
         ("/cards/jinzo?as=", 422, "as"),
         ("/rules/edison/rule-05/p-01", 422, "Passage"),

@@ -87,3 +87,17 @@ def chain_pair_ids(svc: Any, text: str) -> tuple[str, str] | None:
     q = svc.answerer.read(text, None)
     pair = chain_pair(svc.kg, q)
     return (pair[0].entity, pair[1].entity) if pair else None
+
+
+def jsonld_graph(text: str, base_iri: str | None = None) -> Any:
+    """An rdflib Graph of a compacted JSON-LD document whose `@context` is the served context's
+    URL: the context is put in place first (rdflib would fetch the URL)."""
+    import json
+
+    from rdflib import Graph
+
+    from kb.config import Settings
+    from kb.linked_data.jsonld import expand_with
+
+    document = expand_with(json.loads(text), base_iri or Settings().base_iri)
+    return Graph().parse(data=json.dumps(document), format="json-ld")

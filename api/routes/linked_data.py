@@ -11,6 +11,8 @@
   SPARQL_REQUESTS answered or waiting, more → 503 at once), never in the shared one, so the
   other routes stay free however many SPARQL requests queue up.
 - `GET /vocab`: the vocabulary as HTML (default) or Turtle / JSON-LD.
+- `GET /context.jsonld`: the JSON-LD `@context` the compacted JSON-LD of `/id/{id}`, `/vocab` and
+  `/export.jsonld` names by its public address (`<base>context.jsonld`).
 HEAD is answered on every GET route, like GET without the body (api.caching). The SPARQL workers are
 started when the app starts (its lifespan) in a background thread, and the server answers at once:
 the start does not wait for them (~0.5 s, a store rebuild far longer); a query sent meanwhile waits
@@ -34,7 +36,7 @@ from urllib.parse import parse_qs
 from fastapi import FastAPI, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from rdflib import RDF, RDFS, Graph, URIRef
-from rdflib.namespace import OWL
+from rdflib.namespace import OWL, XSD
 from starlette.exceptions import HTTPException
 
 from api.contract import JSON_LD_BODY, TEXT, TEXT_BODY, fixed, mark
@@ -276,6 +278,15 @@ def register(app: FastAPI, service: RulingsService) -> None:
         """Run a read-only SPARQL query sent as a form field or an application/sparql-query body."""
         return await answer(await posted_query(request), request)
 
+    @app.get(
+        "/context.jsonld",
+        response_class=JSONResponse,
+        responses={200: {"content": {"application/ld+json": JSON_LD_BODY}}},
+    )
+    def jsonld_context() -> Response:
+        """The JSON-LD context of the compacted JSON-LD (`/id/{id}`, `/vocab`, the export)."""
+        return JSONResponse(service.jsonld_context(), media_type="application/ld+json")
+
     @app.get("/vocab", response_class=HTMLResponse, responses=VOCAB_RESPONSES)
     def vocab(request: Request, as_: VocabAs = None) -> Response:
         """Every class and property: HTML (default), Turtle or JSON-LD."""
@@ -413,6 +424,8 @@ def _label(graph: Graph, term: URIRef, lang: str) -> str:
 def _link(voc: str, term: object) -> str:
     if term is None:
         return "—"
+    if not str(term).startswith(voc):  # a datatype: xsd:integer …
+        return f"<code>xsd:{escape(str(term).removeprefix(str(XSD)))}</code>"
     name = str(term).removeprefix(voc)
     return f'<a href="#{escape(name)}"><code>ygo:{escape(name)}</code></a>'
 

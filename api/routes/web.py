@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Query
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 from rapidfuzz import process
 
@@ -40,6 +40,7 @@ from kb.cards.table import CardRecord
 from kb.errors import InvalidQuery, NotFound, out_of_range, too_long, unknown_value
 from kb.graph import KnowledgeGraph
 from kb.ids import fold
+from kb.presentation.codes import codes_json
 from kb.schemas import (
     Catalog,
     CatalogPage,
@@ -314,6 +315,13 @@ def briefs_view(service: RulingsService, ids: list[str]) -> dict[str, Any]:
 
 def register(app: FastAPI, service: RulingsService) -> None:
     """Add the page (`/`, `/doc/{document}`, `/static/*`) and its JSON views."""
+
+    # Before the mount, which would answer every /static/ path: the code labels the wiki pages
+    # read too (kb.presentation.codes), one table for both.
+    @app.get("/static/codes.json", include_in_schema=False)
+    def code_labels() -> Response:
+        return Response(codes_json(), media_type="application/json")
+
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
     @app.get("/", include_in_schema=False)

@@ -8,9 +8,10 @@ Thin adapters over `RulingsService.render`, `.quiz` and `.quiz_check`: the same 
 from __future__ import annotations
 
 from typing import Annotated, Any
+from urllib.parse import quote
 
-from fastapi import FastAPI, Query
-from fastapi.responses import Response
+from fastapi import FastAPI, Query, Request
+from fastapi.responses import RedirectResponse, Response
 
 from api.contract import fixed, mark
 from api.errors import error_responses
@@ -50,6 +51,14 @@ TemplateParam = Annotated[
         + "."
     ),
 ]
+LangParam = Annotated[
+    str,
+    Query(
+        description="pt (default) or en: the language of a card's data (field names and values: "
+        "Atributo TREVAS / Attribute DARK) and of a list's card names.",
+        json_schema_extra=fixed(enum=["pt", "en"]),
+    ),
+]
 RuleTemplateParam = Annotated[
     str | None,
     Query(
@@ -71,6 +80,11 @@ PAGE_RESPONSES: dict[int | str, dict[str, Any]] = {
     },
     **error_responses(404, 422),
 }
+CARD_PAGE_RESPONSES: dict[int | str, dict[str, Any]] = {
+    **PAGE_RESPONSES,
+    307: {"description": "A name the card search resolves: the card's page (`/cards/<slug>`)."},
+    308: {"description": "An exact pt or en name or a password: the card's page."},
+}
 
 
 ICON_CACHE = {"cache-control": "public, max-age=86400"}
@@ -91,27 +105,35 @@ def register(app: FastAPI, service: RulingsService) -> None:
         links: LinksParam = None,
         template: TemplateParam = None,
         rule_template: RuleTemplateParam = None,
+        lang: LangParam = "pt",
     ) -> Response:
-        """A Rule, Section or Document page: badge, text, steps, examples, cards, citations."""
-        text = service.render(node_id, as_, links, template, rule_template)
+        """A Rule, Section or Document page: badge, text, steps, examples, cards, citations; a
+        Forbidden & Limited list section lists its cards from the card data."""
+        text = service.render(node_id, as_, links, template, rule_template, lang)
         return Response(text, media_type=MEDIA_TYPES[as_])
 
     @app.get(
         "/cards/{card_id:path}",
         response_class=Response,
         tags=["wiki"],
-        responses=PAGE_RESPONSES,
+        responses=CARD_PAGE_RESPONSES,
     )
     def card_page(
         card_id: str,
+        request: Request,
         as_: AsParam = "wikitext",
         links: LinksParam = None,
         template: TemplateParam = None,
         rule_template: RuleTemplateParam = None,
+        lang: LangParam = "pt",
     ) -> Response:
-        """A card page (`card/jinzo` or `jinzo`): names, types, every rule and example naming it."""
+        """A card page (`card/jinzo` or `jinzo`): names, card data, every rule and example naming
+        it. A name (pt or en, `Dark Armed Dragon`) or a password redirects to the card's page."""
         node_id = card_id if card_id.startswith("card/") else f"card/{card_id}"
-        text = service.render(node_id, as_, links, template, rule_template)
+        if service.kg.get(node_id) is None:
+            found, exact = service.card_page(card_id)
+            return redirect_to_card(found, request.url.query, exact)
+        text = service.render(node_id, as_, links, template, rule_template, lang)
         return Response(text, media_type=MEDIA_TYPES[as_])
 
     # The favicon of the app and of the wiki pages (kb.presentation.icon draws both forms).
@@ -165,3 +187,11 @@ def register(app: FastAPI, service: RulingsService) -> None:
     def quiz_check(body: QuizCheckRequest) -> dict[str, Any]:
         """Grade answers; every result carries the explanation and the citation."""
         return service.quiz_check([a.model_dump() for a in body.answers])
+
+
+def redirect_to_card(card_id: str, query: str, exact: bool) -> RedirectResponse:
+    """To the card's canonical page `/cards/<slug>` with the same parameters: 308 for an exact
+    name or password (it always means that card), 307 for what the search found (it may
+    change as the card data grows)."""
+    url = "/cards/" + quote(card_id.removeprefix("card/"), safe="/")
+    return RedirectResponse(url + (f"?{query}" if query else ""), status_code=308 if exact else 307)

@@ -170,11 +170,16 @@ def export_path(store_path: Path, fmt: str) -> Path:
     return store_path.parent / DUMPS[fmt][0]
 
 
-def write_exports(store_path: Path, prefixes: Mapping[str, str]) -> list[Path]:
+def write_exports(store_path: Path, prefixes: Mapping[str, str], base_iri: str) -> list[Path]:
     """Dump the store in every export format beside it, replacing what is there (a build, or a
-    repair when a server starts; never while serving)."""
+    repair when a server starts; never while serving): Turtle by Oxigraph, JSON-LD compacted
+    with the served @context."""
+    from kb.adapters.jsonld_export import write_compacted
+
     return [
-        _write_dump(store_path, export_path(store_path, fmt), rdf_format, prefixes)
+        write_compacted(store_path, export_path(store_path, fmt), base_iri)
+        if fmt == "jsonld"
+        else _write_dump(store_path, export_path(store_path, fmt), rdf_format, prefixes)
         for fmt, (_, rdf_format) in DUMPS.items()
     ]
 

@@ -40,6 +40,9 @@ _NEEDS: dict[Need, tuple[str, Callable[[FormatSpec], bool]]] = {
     "deck": ("deck rules", lambda s: s.deck is not None),
 }
 MAX_DUELIST_DECKS = 2
+# A search hit names a card beyond doubt (`CardService.searched`) from this score, this far ahead.
+SURE_HIT = 0.85
+SURE_LEAD = 0.05
 
 
 class CardService:
@@ -143,6 +146,32 @@ class CardService:
             return record
         close = [ix.records[m.record].id for m in ix.matches(text.removeprefix("card/"), 5)]
         raise NotFound("card", text, close)
+
+    def lookup(self, key: str) -> tuple[CardRecord, bool]:
+        """The card a key means and whether it names it exactly: an id, slug, password or exact
+        pt/en name (True), else the card search's clear answer (False): one clearly best typo
+        match, or a best hit far enough ahead of the next. NotFound suggests the closest ids."""
+        try:
+            return self.card(key), True
+        except NotFound:
+            found = self.searched(key.strip().removeprefix("card/"))
+            if found is None:
+                raise
+            return found, False
+
+    def searched(self, text: str) -> CardRecord | None:
+        """The card the search finds for a name beyond doubt (see `lookup`), else None."""
+        record, _ = self.index.resolve(text)
+        if record is not None:
+            return record
+        best = self.index.matches(text, 2)
+        if (
+            best
+            and best[0].score >= SURE_HIT
+            and (len(best) == 1 or best[0].score - best[1].score >= SURE_LEAD)
+        ):
+            return self.index.records[best[0].record]
+        return None
 
     # --- queries -----------------------------------------------------------------------------
     def search(

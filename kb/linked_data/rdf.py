@@ -3,23 +3,52 @@
 Resources live under `<base>id/<node id>`; the vocabulary under `<base>vocab#`. Labels are SKOS
 (pt and en), containment is dcterms:isPartOf, and every typed fact is also a `ygo:Fact` resource
 (IRI derived from its content) with prov:wasDerivedFrom its source passage and ygo:authority.
+A Card carries its card-facts table data (`card_triples`): attribute, Type, Type line, Level,
+Rank, Link rating, ATK/DEF, password, first TCG date, and per format with card rules its pool
+membership and its status on the format's Forbidden & Limited list (`ygo:limitedIn format/…`).
+JSON-LD is compacted with the context of `kb.linked_data.jsonld`.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+import json
+from collections.abc import Iterator, Sequence
 
 from rdflib import RDF, RDFS, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import DCTERMS, OWL, PROV, SKOS, XSD
 from rdflib.term import Node as Term
 
+from kb.cards.banlist import STATUS_NAMES, has_card_rules, in_pool, list_status
+from kb.cards.nodes import record_of
+from kb.formats import Formats, FormatSpec
 from kb.graph import KnowledgeGraph
+from kb.linked_data.jsonld import compact_graph
 from kb.linked_data.vocab import CLASSES, PROPERTIES, camel
 from kb.model import Fact, Node
 
 STRUCTURAL = {"part_of"}
 Triple = tuple[URIRef, URIRef, Term]
+# Card-record field -> (property, XSD datatype; None: a plain string) of the card data a Card
+# carries as literals.
+CARD_LITERALS: tuple[tuple[str, str, URIRef | None], ...] = (
+    ("attribute", "attribute", None),
+    ("race", "race", None),
+    ("type_line", "typeLine", None),
+    ("level", "level", XSD.integer),
+    ("rank", "rank", XSD.integer),
+    ("link_rating", "linkRating", XSD.integer),
+    ("atk", "atk", XSD.integer),
+    ("defense", "def", XSD.integer),
+    ("password", "password", XSD.integer),
+    ("first_tcg_date", "firstTcgDate", XSD.date),
+)
+# A list status (kb.cards.banlist.STATUS_NAMES) -> the property stating it.
+STATUS_PROPERTIES = {
+    "forbidden": "forbiddenIn",
+    "limited": "limitedIn",
+    "semi-limited": "semiLimitedIn",
+}
 
 
 def namespaces(base_iri: str) -> tuple[Namespace, Namespace, Namespace]:
@@ -48,8 +77,9 @@ def to_rdf(kg: KnowledgeGraph, base_iri: str) -> Graph:
     """The whole knowledge graph as an rdflib Graph."""
     res, voc, fact_ns = namespaces(base_iri)
     g = new_graph(base_iri)
+    specs = card_rule_specs(kg)
     for n in kg.nodes:
-        for triple in node_triples(n, res, voc):
+        for triple in node_triples(n, res, voc, specs):
             g.add(triple)
     for f in kg.facts:
         if f.predicate not in STRUCTURAL:
@@ -67,7 +97,10 @@ def describe_node(kg: KnowledgeGraph, node_id: str, base_iri: str) -> Graph:
     res, voc, fact_ns = namespaces(base_iri)
     g = new_graph(base_iri)
     facts = [f for f in kg.out(node_id) if f.predicate not in STRUCTURAL]
-    own = [*node_triples(kg.node(node_id), res, voc), *(fact_edge(f, res, voc) for f in facts)]
+    own = [
+        *node_triples(kg.node(node_id), res, voc, card_rule_specs(kg)),
+        *(fact_edge(f, res, voc) for f in facts),
+    ]
     for s, p, o in own:
         g.add((s, p, o))
         for triple in labels_at(kg, res, o):
@@ -95,8 +128,36 @@ def pref_labels(n: Node) -> Iterator[Literal]:
         yield Literal(n.label_en, lang="en")
 
 
-def node_triples(n: Node, res: Namespace, voc: Namespace) -> Iterator[Triple]:
-    """The triples whose subject is the node, but for its facts' edges (`fact_edge`)."""
+def card_rule_specs(kg: KnowledgeGraph) -> tuple[FormatSpec, ...]:
+    """The formats of the graph that declare a card pool or a Forbidden & Limited list."""
+    return tuple(s for s in Formats.of_nodes(kg.of_type("Format")).specs if has_card_rules(s))
+
+
+def card_triples(
+    n: Node, res: Namespace, voc: Namespace, specs: Sequence[FormatSpec]
+) -> Iterator[Triple]:
+    """A Card's card-facts data: typed literals, then per format with card rules its pool
+    membership and its list status (a card the list does not name has none)."""
+    s = res[n.id]
+    record = record_of(n)
+    for field, name, datatype in CARD_LITERALS:
+        value = getattr(record, field)
+        if value is not None:
+            yield s, voc[name], Literal(value, datatype=datatype)
+    for spec in specs:
+        where = res[spec.node_id]
+        if spec.card_pool and in_pool(record, spec):
+            yield s, voc.inCardPoolOf, where
+        status = list_status(record, spec)
+        if status is not None:
+            yield s, voc[STATUS_PROPERTIES[STATUS_NAMES[status]]], where
+
+
+def node_triples(
+    n: Node, res: Namespace, voc: Namespace, specs: Sequence[FormatSpec] = ()
+) -> Iterator[Triple]:
+    """The triples whose subject is the node, but for its facts' edges (`fact_edge`); a Card's
+    list statuses are those of the formats `specs`."""
     s = res[n.id]
     yield s, RDF.type, voc[n.type]
     for label in pref_labels(n):
@@ -120,6 +181,7 @@ def node_triples(n: Node, res: Namespace, voc: Namespace) -> Iterator[Triple]:
         yield s, voc.cardType, Literal(n.props["card_type"])
         if n.props.get("property"):
             yield s, voc.property, Literal(n.props["property"])
+        yield from card_triples(n, res, voc, specs)
     if n.type == "Claim":
         yield s, voc.holds, Literal(bool(n.props["holds"]))
     if n.props.get("number") is not None:
@@ -167,13 +229,16 @@ def vocabulary(base_iri: str) -> Graph:
             g.add((p, RDFS.domain, voc[t.domain]))
         if t.range:
             g.add((p, RDFS.range, voc[t.range]))
+        elif t.datatype and t.datatype != "langString":
+            g.add((p, RDFS.range, XSD[t.datatype]))
     return g
 
 
-def serialize(g: Graph, fmt: str) -> str:
-    """Turtle ('ttl') or JSON-LD ('jsonld') text."""
+def serialize(g: Graph, fmt: str, base_iri: str) -> str:
+    """Turtle ('ttl') or JSON-LD ('jsonld': compacted, its `@context` the one served at
+    `<base>context.jsonld`) text."""
     if fmt == "ttl":
         return g.serialize(format="turtle")
     if fmt == "jsonld":
-        return g.serialize(format="json-ld", indent=1, sort_keys=True)
+        return json.dumps(compact_graph(g, base_iri), ensure_ascii=False, indent=1, sort_keys=True)
     raise ValueError(f"unknown RDF format {fmt!r} (use ttl or jsonld)")

@@ -13,6 +13,9 @@ class Term:
     comment: str
     domain: str | None = None
     range: str | None = None
+    # The XSD datatype of a literal-valued property ("string", "integer", "date" …); None for a
+    # property whose values are resources (or literals of several kinds: text, labels).
+    datatype: str | None = None
 
 
 CLASSES: tuple[Term, ...] = (
@@ -57,6 +60,62 @@ CLASSES: tuple[Term, ...] = (
         "roles, conditions), with the sentence's exact span.",
     ),
     Term("Fact", "Fact", "Fato", "A typed statement with its source passage and authority."),
+)
+
+
+def _card(name: str, en: str, pt: str, comment: str, datatype: str | None = None) -> Term:
+    """A property of a Card read from the card-facts table (kb.cards.table)."""
+    return Term(name, en, pt, comment, "Card", None if datatype else "Format", datatype)
+
+
+# The card-facts table's data as properties of a Card (kb.linked_data.rdf.card_triples).
+CARD_DATA: tuple[Term, ...] = (
+    _card("attribute", "attribute", "atributo", "A monster's Attribute (DARK, LIGHT …).", "string"),
+    _card("race", "monster type", "tipo de monstro", "A monster's Type (Dragon …).", "string"),
+    _card(
+        "typeLine",
+        "type line",
+        "linha de tipo",
+        "The Type line printed on a monster (`Dragon / Effect`).",
+        "string",
+    ),
+    _card("level", "level", "nível", "A monster's Level.", "integer"),
+    _card("rank", "rank", "classe", "An Xyz Monster's Rank.", "integer"),
+    _card("linkRating", "link rating", "valor de link", "A Link Monster's rating.", "integer"),
+    _card("atk", "ATK", "ATK", "A monster's ATK.", "integer"),
+    _card("def", "DEF", "DEF", "A monster's DEF.", "integer"),
+    _card("password", "password", "senha", "The card's passcode (8 digits).", "integer"),
+    _card(
+        "firstTcgDate",
+        "first TCG date",
+        "lançamento no TCG",
+        "The date of the card's first TCG release.",
+        "date",
+    ),
+    _card(
+        "inCardPoolOf",
+        "in the card pool of",
+        "no conjunto de cards de",
+        "The card is in the format's card pool (the manifest's `card_pool` flag).",
+    ),
+    _card(
+        "forbiddenIn",
+        "forbidden in",
+        "proibido em",
+        "The format's Forbidden & Limited list forbids the card (0 copies).",
+    ),
+    _card(
+        "limitedIn",
+        "limited in",
+        "limitado em",
+        "The format's Forbidden & Limited list limits the card to 1 copy.",
+    ),
+    _card(
+        "semiLimitedIn",
+        "semi-limited in",
+        "semi-limitado em",
+        "The format's Forbidden & Limited list limits the card to 2 copies.",
+    ),
 )
 
 PROPERTIES: tuple[Term, ...] = (
@@ -296,14 +355,44 @@ PROPERTIES: tuple[Term, ...] = (
         "Concept",
         "Concept",
     ),
-    Term("text", "text", "texto", "The exact source text of a passage.", "Passage", None),
+    Term(
+        "text",
+        "text",
+        "texto",
+        "The exact source text of a passage.",
+        "Passage",
+        None,
+        "langString",
+    ),
     Term("document", "document", "documento", "The document a span is in.", "Passage", "Document"),
     Term(
-        "start", "start", "início", "Start character offset of the span (0-based).", "Passage", None
+        "start",
+        "start",
+        "início",
+        "Start character offset of the span (0-based).",
+        "Passage",
+        None,
+        "integer",
     ),
-    Term("end", "end", "fim", "End character offset of the span (exclusive).", "Passage", None),
-    Term("order", "order", "ordem", "Position among siblings.", None, None),
-    Term("authority", "authority", "autoridade", "document > curated > inferred.", "Fact", None),
+    Term(
+        "end",
+        "end",
+        "fim",
+        "End character offset of the span (exclusive).",
+        "Passage",
+        None,
+        "integer",
+    ),
+    Term("order", "order", "ordem", "Position among siblings.", None, None, "integer"),
+    Term(
+        "authority",
+        "authority",
+        "autoridade",
+        "document > curated > inferred.",
+        "Fact",
+        None,
+        "string",
+    ),
     Term("subject", "subject", "sujeito", "Subject of a fact.", "Fact", None),
     Term("predicate", "predicate", "predicado", "Predicate of a fact.", "Fact", None),
     Term("object", "object", "objeto", "Object of a fact.", "Fact", None),
@@ -314,9 +403,13 @@ PROPERTIES: tuple[Term, ...] = (
         "Whether a claim's statement is true according to its source.",
         "Claim",
         None,
+        "boolean",
     ),
-    Term("cardType", "card type", "tipo de card", "monster, spell or trap.", "Card", None),
-    Term("property", "property", "propriedade", "Spell/Trap property.", "Card", None),
+    Term(
+        "cardType", "card type", "tipo de card", "monster, spell or trap.", "Card", None, "string"
+    ),
+    Term("property", "property", "propriedade", "Spell/Trap property.", "Card", None, "string"),
+    *CARD_DATA,
 )
 
 

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import asdict
 
+from kb.presentation.codes import label
 from kb.presentation.icon import favicon_data_uri
 from kb.presentation.page import Item, Link, Page, Part, Reference
 
@@ -98,7 +99,8 @@ def to_wikitext(page: Page) -> str:
     meta.append(f"'''Permalink:''' {page.permalink}")
     lines += ["", " · ".join(meta)]
     if page.facts:
-        lines += ["", '{| class="wikitable"', "! Campo !! Valor"]
+        field, value = label("infobox", "field", page.lang), label("infobox", "value", page.lang)
+        lines += ["", '{| class="wikitable"', f"! {field} !! {value}"]
         for key, value in page.facts:
             lines += ["|-", f"| {wiki_escape(key)} || {wiki_escape(value)}"]
         lines.append("|}")
@@ -180,7 +182,8 @@ def to_markdown(page: Page) -> str:
     meta.append(f"**Permalink:** <{page.permalink}>")
     lines += ["", " · ".join(meta)]
     if page.facts:
-        lines += ["", "| Campo | Valor |", "| --- | --- |"]
+        field, value = label("infobox", "field", page.lang), label("infobox", "value", page.lang)
+        lines += ["", f"| {field} | {value} |", "| --- | --- |"]
         lines += [f"| {md_escape(k)} | {md_escape(v)} |" for k, v in page.facts]
     for part in page.parts:
         lines += ["", f"{'#' * part.level} {md_escape(part.heading)}"]
@@ -252,7 +255,7 @@ def to_html(page: Page) -> str:
     )
     out = [
         "<!DOCTYPE html>",
-        '<html lang="pt-BR">',
+        f'<html lang="{"pt-BR" if page.lang == "pt" else page.lang}">',
         '<head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{_e(page.title)} · ygo-rulings</title>",

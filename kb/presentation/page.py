@@ -87,3 +87,4 @@ class Page:
     home: str = "/"
     icon: str | None = None
     alternates: tuple[Link, ...] = ()
+    lang: str = "pt"  # of the card data's labels and values (the documents' text stays pt)

@@ -17,6 +17,7 @@ from kb.model import Node
 from kb.presentation.class_rules import class_rules
 from kb.presentation.infobox import card_facts
 from kb.presentation.links import LinkStyle, ref_name
+from kb.presentation.list_cards import list_items
 from kb.presentation.page import Badge, Item, Link, Page, Part, Reference
 
 RENDERABLE_TYPES: tuple[str, ...] = ("Rule", "Section", "Document", "Card")
@@ -60,8 +61,10 @@ class PageBuilder:
         doc_formats: dict[str, str],
         base_iri: str,
         links: LinkStyle | None = None,
+        lang: str = "pt",
     ) -> None:
         self.kg = kg
+        self.lang = lang
         self.documents = documents
         self.doc_formats = doc_formats
         self.formats = Formats.of_nodes(kg.of_type("Format"))
@@ -178,6 +181,7 @@ class PageBuilder:
             home=home,
             icon=icon,
             alternates=alternates,
+            lang=self.lang,
         )
 
     def _card_page(self, card: Node) -> Page:
@@ -214,12 +218,13 @@ class PageBuilder:
             url=self.page_url(card),
             document=None,
             source_ref=None,
-            facts=card_facts(card),
+            facts=card_facts(card, self.formats.specs, self.lang),
             parts=tuple(p for p in parts if p.items),
             references=tuple(refs.items),
             home=home,
             icon=icon,
             alternates=alternates,
+            lang=self.lang,
         )
 
     def mentioning(self, entity: str) -> list[Node]:
@@ -362,6 +367,9 @@ class PageBuilder:
         ):
             items = tuple(self.item(n, refs) for n in nodes)
             parts.append(Part(heading, items, ordered=heading == "Passos", level=depth))
+        listed = list_items(self.kg, node, self.badge(node).format, self.link_to, self.lang)
+        if listed is not None:
+            parts.append(Part(listed[0], listed[1], level=depth))
         for sub in subsections:
             parts.append(Part(self.title(sub), (), level=depth))
             parts.extend(self.section_parts(sub, refs, level + 1))
