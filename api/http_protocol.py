@@ -91,6 +91,7 @@ class EnvelopeH11Protocol(H11Protocol):
         self.conn = FramingCheckedConnection(h11.SERVER, size or DEFAULT_MAX_INCOMPLETE_EVENT_SIZE)
         self.read_timer: asyncio.TimerHandle | None = None
         self.head_bytes = 0  # bytes of the request head received so far
+        self.head_tail = b""  # the last bytes read of the head (its end may span two reads)
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -102,7 +103,11 @@ class EnvelopeH11Protocol(H11Protocol):
 
     def data_received(self, data: bytes) -> None:
         if self.conn.their_state is h11.IDLE:
-            self.head_bytes += len(data)
+            # only the head counts: a body sent in the same read is the body limit's business
+            seen = self.head_tail + data
+            end = seen.find(b"\r\n\r\n")
+            self.head_bytes += len(data) if end < 0 else max(end + 4 - len(self.head_tail), 0)
+            self.head_tail = seen[-3:]
             if self.head_bytes > self.max_header_bytes:
                 message = f"the request head is larger than {self.max_header_bytes} bytes"
                 self.refuse(431, "header_too_large", message)
@@ -118,10 +123,10 @@ class EnvelopeH11Protocol(H11Protocol):
             if self.read_timer is None:
                 self._arm(self.header_timeout, self._head_timed_out)
         elif self.conn.their_state is h11.SEND_BODY:  # a pause between reads of the body
-            self.head_bytes = 0
+            self.head_bytes, self.head_tail = 0, b""
             self._arm(self.body_timeout, self._body_timed_out)
         else:
-            self.head_bytes = 0
+            self.head_bytes, self.head_tail = 0, b""
             self._disarm()
 
     def _arm(self, seconds: float, then: Any) -> None:

@@ -412,6 +412,10 @@ class WikiPage(Closed):
     document: str | None = Field(description="The title of the document holding it.")
     source_ref: int | None = Field(description="1-based index of its own source reference.")
     facts: list[tuple[str, str]] = Field(description="(label, value) rows of a card's data.")
+    lang: str = Field(
+        description="The language of the card data's labels and values (pt or en); the "
+        "documents' text stays Portuguese."
+    )
     parts: list[PagePart]
     references: list[PageReference]
     home: str = Field(description="The app: / where the page is served, else the public base.")

@@ -286,6 +286,7 @@ def _refs(node: Any) -> list[str]:
 STANDARD_JSON = {
     "GET /sparql": "SPARQL 1.1 Query Results JSON (W3C), documented by its media types",
     "POST /sparql": "SPARQL 1.1 Query Results JSON (W3C), documented by its media types",
+    "GET /context.jsonld": "a JSON-LD 1.1 context (W3C), documented by its media type",
 }
 
 

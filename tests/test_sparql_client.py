@@ -31,7 +31,9 @@ SELECT ?card ?pt ?en WHERE {{
   OPTIONAL {{ ?card skos:prefLabel ?pt FILTER(lang(?pt) = "pt") }}
   OPTIONAL {{ ?card skos:prefLabel ?en FILTER(lang(?en) = "en") }}
 }} ORDER BY ?en"""
-RUNAWAY = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
+RUNAWAY = (
+    "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f }"  # a cross product: runs until stopped
+)
 
 
 HEAVY_REQUESTS = 128

@@ -62,12 +62,12 @@ AGREEMENT_TEXTS: tuple[str, ...] = (
     "query: Can I chain a Quick-Play Spell to my opponent's Counter Trap?",
     "query: Um monstro Invocado por Invocação-Especial pode ser Invocado-Normal de novo?",
     "query: Does Cyber Dragon's summon start a chain?",
-    "query: quantas cartas posso ter no Extra Deck no formato Edison?",
+    "query: quantas cartas posso ter no Extra Deck?",
     "query: What happens if the target leaves the field before resolution?",
     "query: Efeitos de Velocidade 1 podem ser encadeados a efeitos de Velocidade 2?",
     "query: Is Mirror Force a Normal Trap or a Counter Trap?",
     "passage: Durante a Damage Step só podem ser ativadas cartas que modificam ATK/DEF.",
-    "passage: A Tag Duel is played by two teams of two players who share a field.",
+    "passage: Two teams of two players share one field and one Life Point total.",
 )
 MIN_FLOAT_COSINE = 0.9999
 MIN_INT8_COSINE = 0.999
