@@ -174,23 +174,7 @@ def test_cards_named_as_negators_stand_for_the_negation_they_share() -> None:
             "Bribe": "card/bribe",
         },
     }
-    nodes, start = [], 0
-    for k, (text, names) in enumerate(texts.items()):
-        mentions = [Mention(e, text.index(w), text.index(w) + len(w)) for w, e in names.items()]
-        span = Span("doc", start, start + len(text))
-        for p in read_sentence(text, mentions, "pt").propositions:
-            props = {**p.to_props(), "clause": [start + p.start, start + p.end]}
-            nodes.append(
-                Node(
-                    f"doc/p{k}/st",
-                    "Statement",
-                    text=text,
-                    span=span,
-                    parent=f"doc/p{k}",
-                    props=props,
-                )
-            )
-        start += len(text) + 1
+    nodes = _bullets(texts)
     facts = {(f.subject, f.predicate, f.object) for f in derive(nodes, glossary, capabilities)}
     assert facts == {
         ("concept/non-inherent-special-summon", "not_negatable_by", "concept/summon-negation"),
