@@ -8,9 +8,11 @@ words, longest surface form first. For queries, a fuzzy pass (rapidfuzz) catches
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 from rapidfuzz import fuzz, process
 
@@ -20,6 +22,7 @@ from kb.model import Mention
 
 _QUOTES = str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'", "–": "-", "—": "-"})
 _WORD = re.compile(r"[a-z0-9]+(?:['\-.][a-z0-9]+)*")
+_EXACT_CACHE = 8192  # texts (and fuzzy windows) whose links are remembered (cleared when full)
 
 
 def fold_with_offsets(text: str) -> tuple[str, list[int]]:
@@ -86,6 +89,7 @@ class Linker:
         body = "|".join(re.escape(k).replace(r"\ ", r"\s+").replace(r"\-", r"[\s-]?") for k in keys)
         self._pattern = re.compile(rf"(?<![a-z0-9])(?:{body})(?![a-z0-9])") if keys else None
         self._fuzzy_keys = [k for k in keys if len(k) >= min_fuzzy_len]
+        self._fuzzy_lengths = [-len(k) for k in self._fuzzy_keys]  # ascending, for bisect
         self.min_fuzzy_len = min_fuzzy_len
         self._surfaces: dict[str, list[str]] = {}
         for key, entity in self._by_surface.items():
@@ -109,6 +113,8 @@ class Linker:
         self._leading = _leading_words(
             self.entries.values(), frozenset(self._surfaces), common_words | everyday
         )
+        self._exact: dict[tuple[str, frozenset[str] | None], tuple[Mention, ...]] = {}
+        self._near: dict[str, tuple[str, float] | None] = {}
         self._initials = _initialisms(
             self.entries.values(), frozenset(e.id for e in many), common_words
         )
@@ -119,7 +125,19 @@ class Linker:
     def link(
         self, text: str, *, fuzzy: bool = False, types: frozenset[str] | None = None
     ) -> list[Mention]:
-        """Mentions in `text` (offsets into `text`), in order; fuzzy adds typo-tolerant matches."""
+        """Mentions in `text` (offsets into `text`), in order; fuzzy adds typo-tolerant matches.
+        Exact links are remembered per text (a claim's statement is linked for many questions)."""
+        if fuzzy:
+            return self._link(text, fuzzy, types)
+        key = (text, types)
+        found = self._exact.get(key)
+        if found is None:
+            if len(self._exact) >= _EXACT_CACHE:
+                self._exact.clear()
+            found = self._exact[key] = tuple(self._link(text, False, types))
+        return list(found)
+
+    def _link(self, text: str, fuzzy: bool, types: frozenset[str] | None) -> list[Mention]:
         folded, offsets = fold_with_offsets(text)
         mentions: list[Mention] = []
         covered: list[tuple[int, int]] = []
@@ -149,6 +167,31 @@ class Linker:
             if types is None or "Card" in types:
                 mentions += self._shorthand(text, mentions)
         return sorted(mentions, key=lambda m: (m.start, -m.end))
+
+    def _closest(self, window: str) -> tuple[str, float] | None:
+        """The fuzzy key closest to a window of words and its ratio, if within `_cutoff`;
+        remembered per window (the same words recur from question to question)."""
+        if window in self._near:
+            return self._near[window]
+        cutoff = _cutoff(window)
+        best = process.extractOne(
+            window, self._keys_near(len(window), cutoff), scorer=fuzz.ratio, score_cutoff=cutoff
+        )
+        if len(self._near) >= _EXACT_CACHE:
+            self._near.clear()
+        found = self._near[window] = None if best is None else (best[0], float(best[1]))
+        return found
+
+    def _keys_near(self, length: int, cutoff: float) -> list[str]:
+        """The fuzzy keys whose length allows a ratio of `cutoff` with a window of `length`
+        characters (the ratio is at most 2·shorter/(both lengths)), in the keys' order: the
+        same best match as over every key."""
+        share = cutoff / 100
+        shortest = int(share * length / (2 - share)) - 1
+        longest = int(length * (2 - share) / share) + 1
+        start = bisect_left(self._fuzzy_lengths, -longest)
+        end = bisect_right(self._fuzzy_lengths, -shortest)
+        return self._fuzzy_keys[start:end]
 
     def _shorthand(self, text: str, mentions: list[Mention]) -> list[Mention]:
         """How players name a card again or for short, in the words no mention covers: a word of
@@ -208,21 +251,23 @@ class Linker:
         types: frozenset[str] | None,
     ) -> list[Mention]:
         words = [w for w in _WORD.finditer(folded) if not _inside(w.start(), w.end(), covered)]
+        # apart[k]: how many of the first k gaps between words are wider than 2 characters
+        apart = [0]
+        for a, b in pairwise(words):
+            apart.append(apart[-1] + (b.start() - a.end() > 2))
         found: list[Mention] = []
         taken: list[tuple[int, int]] = []
         for size in (6, 5, 4, 3, 2, 1):
             for i in range(len(words) - size + 1):
                 first, last = words[i], words[i + size - 1]
-                if any(words[j + 1].start() - words[j].end() > 2 for j in range(i, i + size - 1)):
-                    continue
+                if apart[i + size - 1] != apart[i]:
+                    continue  # words too far apart to be one name
                 if _overlaps(first.start(), last.end(), taken):
                     continue
                 window = folded[first.start() : last.end()]
                 if len(window) < self.min_fuzzy_len:
                     continue
-                best = process.extractOne(
-                    window, self._fuzzy_keys, scorer=fuzz.ratio, score_cutoff=_cutoff(window)
-                )
+                best = self._closest(window)
                 if best is None:
                     continue
                 entity = self._by_surface[best[0]]

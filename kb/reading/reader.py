@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Protocol, get_args
 
 from kb.ids import fold
@@ -111,12 +112,21 @@ def _stem(word: str, lang: Language) -> str:
 
 def _match(words: Sequence[str], i: int, phrases: frozenset[Phrase]) -> int:
     """The length of the longest phrase of `phrases` starting at words[i] (0: none)."""
-    best = 0
-    for p in phrases:
-        n = len(p)
-        if n > best and tuple(words[i : i + n]) == p:
-            best = n
-    return best
+    if i >= len(words):
+        return 0
+    for p in _by_first_word(phrases).get(words[i], ()):
+        if tuple(words[i : i + len(p)]) == p:
+            return len(p)
+    return 0
+
+
+@lru_cache(maxsize=256)
+def _by_first_word(phrases: frozenset[Phrase]) -> dict[str, tuple[Phrase, ...]]:
+    """A phrase table by first word, each word's phrases longest first."""
+    out: dict[str, list[Phrase]] = {}
+    for p in sorted((p for p in phrases if p), key=len, reverse=True):
+        out.setdefault(p[0], []).append(p)
+    return {w: tuple(ps) for w, ps in out.items()}
 
 
 @dataclass

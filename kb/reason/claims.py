@@ -9,6 +9,7 @@ another format with the opposite verdict means the formats disagree: no verdict,
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -115,6 +116,50 @@ class ClaimInfo:
     stems: tuple[frozenset[str], frozenset[str]]
     negative: tuple[bool, bool]  # whether each statement is negative
     terms: tuple[frozenset[str], frozenset[str]]  # `concept_terms` of each statement
+    classes: frozenset[str]  # the card classes its entities single out (`_class_kinds`)
+    cards: frozenset[str]  # the cards it is about
+
+
+class _ClaimTable:
+    """The claims' matching data as arrays, so a question is weighed against all of them at once:
+    for each term, entity and card, the claims having it."""
+
+    def __init__(self, claims: list[Node], meta: list[ClaimInfo]) -> None:
+        self.formats = np.array([str(n.props["format"]) for n in claims], dtype=object)
+        self.contrast = np.array([bool(n.props.get("contrast")) for n in claims], dtype=bool)
+        self.classes = [info.classes for info in meta]
+        self.has_classes = np.array([bool(c) for c in self.classes], dtype=bool)
+        self.cards = np.array([len(info.cards) for info in meta], dtype=np.float64)
+        self._size = len(claims)
+        self._terms = (_postings(m.terms[0] for m in meta), _postings(m.terms[1] for m in meta))
+        self._entities = _postings(m.entities for m in meta)
+
+    def count(self, side: int, terms: Iterable[str]) -> np.ndarray:
+        """How many of `terms` each claim's statement on `side` (0 en, 1 pt) has."""
+        return self._count(self._terms[side], terms)
+
+    def count_entities(self, entities: Iterable[str]) -> np.ndarray:
+        return self._count(self._entities, entities)
+
+    def count_cards(self, cards: Iterable[str]) -> np.ndarray:
+        return self._count(self._entities, (c for c in cards if c.startswith("card/")))
+
+    def _count(self, postings: dict[str, np.ndarray], keys: Iterable[str]) -> np.ndarray:
+        out = np.zeros(self._size)
+        for key in set(keys):
+            rows = postings.get(key)
+            if rows is not None:
+                out[rows] += 1
+        return out
+
+
+def _postings(sets: Iterable[frozenset[str]]) -> dict[str, np.ndarray]:
+    """Each key → the (sorted, distinct) rows whose set has it."""
+    rows: dict[str, list[int]] = {}
+    for i, keys in enumerate(sets):
+        for key in keys:
+            rows.setdefault(key, []).append(i)
+    return {k: np.array(v, dtype=np.intp) for k, v in rows.items()}
 
 
 @dataclass(frozen=True)
@@ -161,7 +206,17 @@ class ClaimReader:
                 concept_terms(text, self.index.linker.link(text))
                 for text in (n.label_en or "", n.label_pt or "")
             )
-            out.append(ClaimInfo(ents, source, stems, negative, (terms[0], terms[1])))
+            out.append(
+                ClaimInfo(
+                    ents,
+                    source,
+                    stems,
+                    negative,
+                    (terms[0], terms[1]),
+                    frozenset(_class_kinds(ents)),
+                    frozenset(e for e in ents if e.startswith("card/")),
+                )
+            )
         return out
 
     def rank(
@@ -188,43 +243,61 @@ class ClaimReader:
         prevented = prevented_action(question)
         classes = _class_kinds(q_ents)
         q_cards = {e for e in q_ents if e.startswith("card/")}
-        scored: list[tuple[float, int, int]] = []
-        for i, (n, info) in enumerate(zip(self.index.claims, self._meta, strict=True)):
-            claim_fmt, contrast = n.props["format"], bool(n.props.get("contrast"))
-            if fmt is not None and claim_fmt != fmt and (claim_fmt != self.base or contrast):
-                continue  # another format's claim (a contrast drawn by a format's own document)
-            if not classes <= (claim_classes := _class_kinds(info.entities)):
-                if claim_classes:
-                    continue  # the claim is about other kinds of card
-                class_penalty = CLASS_PENALTY  # about cards in general: it may still decide
-            else:
-                class_penalty = 0.0
-            side = (0 if lang == "en" else 1) if lang in ("en", "pt") else int(np.argmax(sims[i]))
-            sim = float(sims[i, side])
-            shared = len(q_terms & info.terms[side]) / max(len(q_terms), 1)
-            shared += ASKED_WEIGHT * len(asked & info.terms[side]) / len(asked)
-            overlap = len(q_ents & info.entities) / len(q_ents) if q_ents else 0.0
-            cards = {e for e in info.entities if e.startswith("card/")}
-            foreign = len(cards - q_ents) / len(cards) if cards else 0.0
-            score = sim + 0.2 * overlap - 0.08 * foreign + 0.1 * shared - class_penalty
-            if q_cards & cards:
-                score += CARD_BONUS  # the card the question names is what the claim is about
-            if fmt is not None and claim_fmt == self.base and fmt != self.base:
-                score -= GENERAL_PENALTY
-            if fmt is None and claim_fmt != self.base:
-                score -= OTHER_FORMAT_PENALTY
+        if lang in ("en", "pt"):
+            sides = np.full(len(sims), 0 if lang == "en" else 1)
+        else:
+            sides = sims.argmax(axis=1)
+        sim = sims[np.arange(len(sims)), sides].astype(np.float64)
+        table = self._table
+        en = sides == 0
+        shared = np.where(en, table.count(0, q_terms), table.count(1, q_terms))
+        shared = shared / max(len(q_terms), 1)
+        on_asked = np.where(en, table.count(0, asked), table.count(1, asked))
+        shared += ASKED_WEIGHT * on_asked / len(asked)
+        named = table.count_entities(q_ents)
+        overlap = named / len(q_ents) if q_ents else np.zeros(len(sims))
+        cards_named = table.count_cards(q_cards)
+        foreign = np.divide(
+            table.cards - cards_named,
+            table.cards,
+            out=np.zeros(len(sims)),
+            where=table.cards > 0,
+        )
+        if classes:
+            kept = np.array([classes <= c for c in table.classes])
+            class_penalty = np.where(kept, 0.0, CLASS_PENALTY)
+            kept |= ~table.has_classes
+        else:
+            kept = np.ones(len(sims), dtype=bool)
+            class_penalty = np.zeros(len(sims))
+        if fmt is not None:
+            kept &= (table.formats == fmt) | ((table.formats == self.base) & ~table.contrast)
+        score = sim + 0.2 * overlap - 0.08 * foreign + 0.1 * shared - class_penalty
+        score = np.where(cards_named > 0, score + CARD_BONUS, score)
+        if fmt is not None and fmt != self.base:
+            score = np.where(table.formats == self.base, score - GENERAL_PENALTY, score)
+        if fmt is None:
+            score = np.where(table.formats != self.base, score - OTHER_FORMAT_PENALTY, score)
+        # The claims about another case than the question's are lowered by OTHER_CASE, which is
+        # costly to check: they are checked best first, until no claim left can enter the top.
+        top: list[tuple[float, int, int]] = []
+        for at in np.argsort(-np.where(kept, score, -np.inf), kind="stable"):
+            i = int(at)
+            if not kept[i] or (len(top) >= depth and score[i] < top[-1][0]):
+                break
+            n, info, side = self.index.claims[i], self._meta[i], int(sides[i])
             statement = (n.label_en if side == 0 else n.label_pt) or ""
             positive = bool(n.props["holds"]) and not info.negative[side]
-            if (
+            lowered = (
                 other_case(question, statement, positive)
                 or other_kind(q_ents, info.entities, self.disjoint)
                 or (not positive and other_links(question, statement, self.index.linker))
-            ):
-                score -= OTHER_CASE
-            scored.append((score, i, side))
-        scored.sort(key=lambda t: -t[0])
+            )
+            top.append((float(score[i]) - (OTHER_CASE if lowered else 0.0), i, side))
+            top.sort(key=lambda t: (-t[0], t[1]))
+            del top[depth:]
         out = []
-        for score, i, side in scored[:depth]:
+        for score, i, side in top:
             n = self.index.claims[i]
             statement = (n.label_en if side == 0 else n.label_pt) or ""
             holds, negative = bool(n.props["holds"]), self._meta[i].negative[side]
@@ -249,6 +322,10 @@ class ClaimReader:
             negated = q_neg or (prevented is not None and states_action(prevented, stems))
             out.append(ClaimMatch(n, score, statement, truth != negated, self._meta[i].source))
         return out
+
+    @cached_property
+    def _table(self) -> _ClaimTable:
+        return _ClaimTable(self.index.claims, self._meta)
 
     def _card_classes(self, mentions: list[Mention]) -> frozenset[str]:
         """The classes of the cards named (a Trigger Effect, a Union monster): terms of the
