@@ -53,8 +53,10 @@ lint: $(VENV)/.installed
 types: $(VENV)/.installed
 	$(BIN)/mypy
 
+# One pytest worker per core (pytest-xdist); a test file's tests share one worker, so its
+# module fixtures (a served KB, a browser) start once. The slowest tests are listed at the end.
 unit: $(VENV)/.installed
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto --dist loadfile --durations=25
 
 test: lint types unit
 
