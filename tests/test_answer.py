@@ -328,7 +328,7 @@ def test_no_recognisable_content_says_what_was_not_understood(
 
 
 def _claim_match(svc: RulingsService, claim_id: str, score: float):  # type: ignore[no-untyped-def]
-    from kb.reason.claims import ClaimMatch
+    from kb.answering.claims import ClaimMatch
 
     node = svc.kg.node(claim_id)
     source = svc.kg.out(claim_id, "stated_in")[0].object
@@ -560,7 +560,7 @@ def test_asked_about_no_format_a_claim_of_another_format_yields(
     svc: RulingsService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """No format named: today's rules; another format's claim loses OTHER_FORMAT_PENALTY."""
-    import kb.reason.claims as claims
+    import kb.answering.claims as claims
 
     penalty = claims.OTHER_FORMAT_PENALTY
     answerer = svc.answerer

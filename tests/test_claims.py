@@ -8,11 +8,11 @@ import pytest
 
 from ingest.claims import load_claims
 from ingest.corpus import SourceDocument
+from kb.answering.claims import disjoint_kinds, other_kind
 from kb.errors import IngestError
 from kb.graph import KnowledgeGraph
 from kb.link import Entry, Linker
 from kb.model import Fact, Node, Span
-from kb.reason.claims import disjoint_kinds, other_kind
 
 TEXT = (
     "Regras\n\n"
@@ -138,7 +138,7 @@ def test_real_claims_cite_exact_slices(kg: KnowledgeGraph, documents: dict[str, 
 
 
 def test_a_card_class_is_one_class_as_monster_or_summon() -> None:
-    from kb.reason.claims import _class_kinds
+    from kb.answering.claims import _class_kinds
 
     assert _class_kinds({"concept/synchro-monster", "card/sangan"}) == {"synchro"}
     assert _class_kinds({"concept/synchro-summon"}) == _class_kinds({"concept/synchro-monster"})
@@ -172,7 +172,7 @@ def test_exclusive_kinds_are_read_both_ways() -> None:
 def test_a_named_concept_is_one_term_in_either_language() -> None:
     """ "meu companheiro de equipe" (three words) and "my teammate" (one) share the same one
     term with a claim about teammates, so the languages weigh the claim alike."""
-    from kb.reason.claims import concept_terms
+    from kb.answering.claims import concept_terms
 
     linker = Linker(
         [Entry("concept/teammate", "Concept", "Teammate", ("teammate", "companheiro de equipe"))]

@@ -7,6 +7,12 @@ from typing import Any
 
 from kb.answering import calibration
 from kb.answering.calibration import Calibration
+from kb.answering.claims import (
+    CLAIM_MIN,
+    OTHER_CASE,
+    ClaimMatch,
+    ClaimReader,
+)
 from kb.answering.definition import definition_decision
 from kb.answering.illustrated import illustrated_rule, with_illustrated_rules
 from kb.formats import Formats
@@ -32,12 +38,6 @@ from kb.reading.question import Question, read_question, why_not_as_yes_no
 from kb.reading.relevance import Reading, Relevance, card_topics, coverage
 from kb.reading.scope import Vocabulary, uncovered_topic
 from kb.reason import Decision, Step, Value
-from kb.reason.claims import (
-    CLAIM_MIN,
-    OTHER_CASE,
-    ClaimMatch,
-    ClaimReader,
-)
 from kb.reason.facts import CLASS_PREDICATES, EVERY_MONSTER, card_classes, spell_speed
 from kb.reason.registry import enabled
 from kb.reason.statement_match import StatementMatcher, StatementSettings

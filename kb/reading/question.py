@@ -188,6 +188,16 @@ class Question:
         return any(a <= at < b for a, b in self.asides)
 
     @property
+    def length(self) -> int:
+        """The question's length in characters."""
+        return len(self.text)
+
+    @property
+    def asked_mentions(self) -> list[Mention]:
+        """The mentions whose words stand in the asking clause (`asking`)."""
+        return [m for m in self.mentions if self.folded[m.start : m.end] in self.asking]
+
+    @property
     def entities(self) -> list[str]:
         """The linked entities that are not formats, in order of mention."""
         return [m.entity for m in self.mentions if not m.entity.startswith("format/")]

@@ -58,7 +58,7 @@ def _about_set_up(q: Question) -> bool:
     aí?"): it asks about all of it."""
     about = q.senses.where("about_that", start=q.last_at)
     named = any(m.start >= q.last_at for m in q.mentions)
-    return bool(about) and not named and len(q.text) - q.last_at <= 30
+    return bool(about) and not named and q.length - q.last_at <= 30
 
 
 def decide_chain(kb: Knowledge, q: Question) -> Decision | None:

@@ -73,7 +73,7 @@ def resolution_decision(kg: KnowledgeGraph, q: Question) -> Decision | None:
     if len(links) == 2 and not q.senses.has("chain", "chain_to", "respond", "then"):
         return None  # two cards that merely meet (an attack, a flip) are no described chain
     # the card asked about: the first link named in the last clause
-    tail_start = max((b + 1 for b in q.breaks if b < len(q.text) - 1), default=0)
+    tail_start = max((b + 1 for b in q.breaks if b < q.length - 1), default=0)
     asked = next(
         (m.entity for m in q.mentions if m.start >= tail_start and m.entity in links), links[0]
     )

@@ -16,7 +16,6 @@ from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.ids import concept_id
 from kb.model import Fact, Node
-from kb.reading.clauses import main_clause
 from kb.reading.question import Question
 from kb.reason import Decision, Knowledge, Step
 from kb.reason.facts import best, label, provenance, steps_of
@@ -170,8 +169,7 @@ def decide_damage_step(kb: Knowledge, q: Question) -> Decision | None:
 def asked_class(q: Question) -> DamageClass | None:
     """The class of card asked about by its name in the asking clause, no card named there
     ("If my opponent activates Forbidden Chalice …, can I chain a Counter Trap?")."""
-    asked = main_clause(q.text)
-    inside = [m for m in q.mentions if q.folded[m.start : m.end] in asked]
+    inside = q.asked_mentions
     if any(m.entity.startswith("card/") for m in inside):
         return None
     keys = {m.entity for m in inside}

@@ -92,7 +92,7 @@ def _used_at_action(kg: KnowledgeGraph, q: Question) -> tuple[Mention, Span, Fac
     for verb in sorted({*q.senses.where("activate"), *q.senses.where("use")}):
         if q.in_condition(verb[0]):
             continue
-        end = next((b for b in q.breaks if b >= verb[1]), len(q.text))
+        end = next((b for b in q.breaks if b >= verb[1]), q.length)
         opener = q.senses.first("at_action", start=verb[1])
         if opener is None or opener[1] > end:
             continue
