@@ -133,6 +133,35 @@ class Settings:
     statement_tie_margin: float = _setting(
         0.01, "Statements scoring this close with opposite verdicts decide nothing."
     )
+    claim_min_score: float = _setting(
+        0.86, "Alignment under which no curated claim decides a question (kb.answering.claims)."
+    )
+    claim_same_topic: float = _setting(
+        0.94, "Cosine over which claims of two formats say alike things (and may disagree)."
+    )
+    claim_format_margin: float = _setting(
+        0.15, "A claim of another format this close to the best one competes with it."
+    )
+    claim_general_penalty: float = _setting(
+        0.02, "What a claim of today's rules loses to one of the format asked about."
+    )
+    claim_other_format_penalty: float = _setting(
+        0.03, "What a claim of another format loses when the question names no format."
+    )
+    claim_card_bonus: float = _setting(
+        0.06, "What a claim about the very card the question names gains."
+    )
+    claim_asked_weight: float = _setting(
+        1.0, "Weight of the asking sentence's words, counted again beside the whole question's."
+    )
+    claim_other_case: float = _setting(
+        0.08,
+        "What a claim about other parties, numbers, kinds or Chain Links than the question's "
+        "loses.",
+    )
+    claim_class_penalty: float = _setting(
+        0.05, "What a claim about cards in general loses for a question about a card class."
+    )
     metrics_token: str | None = _setting(
         None,
         "A bearer token `GET /metrics` requires (`Authorization: Bearer <token>`; 401 without "

@@ -13,6 +13,7 @@ from rdflib import Graph
 
 from kb.answering.answer import Answerer
 from kb.answering.cache import AnswerCache, answer_key
+from kb.answering.claims import ClaimSettings
 from kb.cards.report import card_report
 from kb.cards.service import CardService
 from kb.config import Settings
@@ -99,6 +100,17 @@ class RulingsService:
                 lexical_weight=settings.statement_lexical_weight,
                 context_weight=settings.statement_context_weight,
                 tie_margin=settings.statement_tie_margin,
+            ),
+            ClaimSettings(
+                min_score=settings.claim_min_score,
+                same_topic=settings.claim_same_topic,
+                format_margin=settings.claim_format_margin,
+                general_penalty=settings.claim_general_penalty,
+                other_format_penalty=settings.claim_other_format_penalty,
+                card_bonus=settings.claim_card_bonus,
+                asked_weight=settings.claim_asked_weight,
+                other_case=settings.claim_other_case,
+                class_penalty=settings.claim_class_penalty,
             ),
         )
         self.answers = AnswerCache(settings.answer_cache)

@@ -559,15 +559,16 @@ def test_a_rule_about_a_spell_speed_does_not_speak_of_slower_cards(svc: RulingsS
 def test_asked_about_no_format_a_claim_of_another_format_yields(
     svc: RulingsService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """No format named: today's rules; another format's claim loses OTHER_FORMAT_PENALTY."""
-    import kb.answering.claims as claims
+    """No format named: today's rules; another format's claim loses `other_format_penalty`."""
+    from dataclasses import replace
 
-    penalty = claims.OTHER_FORMAT_PENALTY
     answerer = svc.answerer
+    penalty = answerer.claims.settings.other_format_penalty
     question = "Can my teammate respond to a Chain Link my opponent added?"
     q = answerer.read(question, None)
     ranked = {m.node.id: m for m in answerer.claims.rank(q.text, q.mentions, None, lang="en")}
-    monkeypatch.setattr(claims, "OTHER_FORMAT_PENALTY", 0.0)
+    unpenalised = replace(answerer.claims.settings, other_format_penalty=0.0)
+    monkeypatch.setattr(answerer.claims, "settings", unpenalised)
     plain = {m.node.id: m for m in answerer.claims.rank(q.text, q.mentions, None, lang="en")}
     shared = set(ranked) & set(plain)
     other = [i for i in shared if ranked[i].format != answerer.formats.base]

@@ -7,12 +7,7 @@ from typing import Any
 
 from kb.answering import calibration
 from kb.answering.calibration import Calibration
-from kb.answering.claims import (
-    CLAIM_MIN,
-    OTHER_CASE,
-    ClaimMatch,
-    ClaimReader,
-)
+from kb.answering.claims import ClaimMatch, ClaimReader, ClaimSettings
 from kb.answering.definition import definition_decision
 from kb.answering.illustrated import illustrated_rule, with_illustrated_rules
 from kb.formats import Formats
@@ -110,12 +105,13 @@ class Answerer:
         documents: dict[str, str],
         formats: Formats | None = None,
         statement_settings: StatementSettings | None = None,
+        claim_settings: ClaimSettings | None = None,
     ) -> None:
         self.kg = kg
         self.index = index
         self.documents = documents
         self.formats = formats if formats is not None else Formats.of_nodes(kg.of_type("Format"))
-        self.claims = ClaimReader(kg, index, self.formats)
+        self.claims = ClaimReader(kg, index, self.formats, claim_settings)
         self.vocabulary = Vocabulary.of(kg, self.formats)
         self.relevance = Relevance.of(kg, self.formats.specs)
         # Measured confidence per reasoner (None: reasoners' raw values, as bench.calibrate asks).
@@ -332,7 +328,7 @@ class Answerer:
                 # single Deck?" against "… a team has 2 Decks"), where another does not.
                 fit = next((i for i in tied if counts_asked(q.text, ranked[i].statement)), tied[0])
             ranked = [ranked[fit], *ranked[:fit], *ranked[fit + 1 :]]
-        if not ranked or ranked[0].score < CLAIM_MIN:
+        if not ranked or ranked[0].score < self.claims.settings.min_score:
             return None
         clause = self._clause(q, hits)
         if clause is not None and self._passage_wins(clause, ranked[0]):
@@ -359,7 +355,7 @@ class Answerer:
         stating = [
             i
             for i, m in enumerate(ranked)
-            if m.score >= CLAIM_MIN
+            if m.score >= self.claims.settings.min_score
             and m.node.props.get("holds")
             and states_amount(fold(m.statement), unit)
             and {
@@ -376,9 +372,9 @@ class Answerer:
         self, ranked: list[ClaimMatch], q: Question, reading: Reading, cards: list[str]
     ) -> int | None:
         """The claim giving the very number asked, when the best one gives another: it outweighs
-        one other-case penalty (the claims above it of other numbers lost OTHER_CASE for them
+        one other-case penalty (the claims above it of other numbers lost `other_case` for them
         and still lead)."""
-        floor = ranked[0].score - OTHER_CASE
+        floor = ranked[0].score - self.claims.settings.other_case
         return next(
             (
                 i

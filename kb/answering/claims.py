@@ -40,17 +40,22 @@ from kb.reason.facts import card_classes
 from kb.search.analysis import analyse
 from kb.search.index import SearchIndex
 
-CLAIM_MIN = 0.86  # alignment under which no claim decides the question
-SAME_TOPIC = 0.94  # two claims of different formats disagree only if they say alike things
-FORMAT_MARGIN = 0.15  # a claim of another format this close to the best one competes with it
-GENERAL_PENALTY = 0.02  # a general claim yields to one of the format asked about
-# Asked about no format, a question is about today's rules: a claim of another format yields to a
-# general one aligning about as well.
-OTHER_FORMAT_PENALTY = 0.03
-CARD_BONUS = 0.06  # a claim about the very card the question names
-ASKED_WEIGHT = 1.0  # the asking sentence's stems weigh again (what is asked, not the set-up)
-OTHER_CASE = 0.08  # a claim about other parties, numbers, kinds or Chain Links than the question's
-CLASS_PENALTY = 0.05  # a claim about cards in general, for a question about a card class
+
+@dataclass(frozen=True)
+class ClaimSettings:
+    """How claims are weighed (kb.config.Settings `claim_*`)."""
+
+    min_score: float = 0.86  # alignment under which no claim decides the question
+    same_topic: float = 0.94  # claims of two formats disagree only if they say alike things
+    format_margin: float = 0.15  # a claim of another format this close to the best one competes
+    general_penalty: float = 0.02  # a general claim yields to one of the format asked about
+    # Asked about no format, a question is about today's rules: a claim of another format yields
+    # to a general one aligning about as well.
+    other_format_penalty: float = 0.03
+    card_bonus: float = 0.06  # a claim about the very card the question names
+    asked_weight: float = 1.0  # the asking sentence's stems weigh again (what is asked)
+    other_case: float = 0.08  # a claim about other parties, numbers, kinds or Chain Links
+    class_penalty: float = 0.05  # a claim about cards in general, for a question about a class
 
 
 # Card classes a question can single out (as "<class>-monster" or "<class>-summon" concepts); a
@@ -186,7 +191,14 @@ def concept_terms(text: str, mentions: list[Mention]) -> frozenset[str]:
 class ClaimReader:
     """Matches questions against the curated claims of one graph."""
 
-    def __init__(self, kg: KnowledgeGraph, index: SearchIndex, formats: Formats) -> None:
+    def __init__(
+        self,
+        kg: KnowledgeGraph,
+        index: SearchIndex,
+        formats: Formats,
+        settings: ClaimSettings | None = None,
+    ) -> None:
+        self.settings = settings if settings is not None else ClaimSettings()
         self.kg = kg
         self.index = index
         self.formats = formats
@@ -232,6 +244,7 @@ class ClaimReader:
         claim and its contrary alike."""
         if not self.index.claims:
             return []
+        cfg = self.settings
         sims = self.index.claim_similarity(question)
         q_terms = concept_terms(question, mentions) | self._card_classes(mentions)
         asking = last_sentence(question)
@@ -253,7 +266,7 @@ class ClaimReader:
         shared = np.where(en, table.count(0, q_terms), table.count(1, q_terms))
         shared = shared / max(len(q_terms), 1)
         on_asked = np.where(en, table.count(0, asked), table.count(1, asked))
-        shared += ASKED_WEIGHT * on_asked / len(asked)
+        shared += cfg.asked_weight * on_asked / len(asked)
         named = table.count_entities(q_ents)
         overlap = named / len(q_ents) if q_ents else np.zeros(len(sims))
         cards_named = table.count_cards(q_cards)
@@ -265,7 +278,7 @@ class ClaimReader:
         )
         if classes:
             kept = np.array([classes <= c for c in table.classes])
-            class_penalty = np.where(kept, 0.0, CLASS_PENALTY)
+            class_penalty = np.where(kept, 0.0, cfg.class_penalty)
             kept |= ~table.has_classes
         else:
             kept = np.ones(len(sims), dtype=bool)
@@ -273,12 +286,12 @@ class ClaimReader:
         if fmt is not None:
             kept &= (table.formats == fmt) | ((table.formats == self.base) & ~table.contrast)
         score = sim + 0.2 * overlap - 0.08 * foreign + 0.1 * shared - class_penalty
-        score = np.where(cards_named > 0, score + CARD_BONUS, score)
+        score = np.where(cards_named > 0, score + cfg.card_bonus, score)
         if fmt is not None and fmt != self.base:
-            score = np.where(table.formats == self.base, score - GENERAL_PENALTY, score)
+            score = np.where(table.formats == self.base, score - cfg.general_penalty, score)
         if fmt is None:
-            score = np.where(table.formats != self.base, score - OTHER_FORMAT_PENALTY, score)
-        # The claims about another case than the question's are lowered by OTHER_CASE, which is
+            score = np.where(table.formats != self.base, score - cfg.other_format_penalty, score)
+        # The claims about another case than the question's are lowered by `other_case`, which is
         # costly to check: they are checked best first, until no claim left can enter the top.
         top: list[tuple[float, int, int]] = []
         for at in np.argsort(-np.where(kept, score, -np.inf), kind="stable"):
@@ -293,7 +306,7 @@ class ClaimReader:
                 or other_kind(q_ents, info.entities, self.disjoint)
                 or (not positive and other_links(question, statement, self.index.linker))
             )
-            top.append((float(score[i]) - (OTHER_CASE if lowered else 0.0), i, side))
+            top.append((float(score[i]) - (cfg.other_case if lowered else 0.0), i, side))
             top.sort(key=lambda t: (-t[0], t[1]))
             del top[depth:]
         out = []
@@ -336,7 +349,7 @@ class ClaimReader:
 
     def decide(self, q: Question) -> Decision | None:
         """The best-aligned claim decides (yes/no from its truth and the question's polarity,
-        or the claim itself for an open question); None below CLAIM_MIN."""
+        or the claim itself for an open question); None below `min_score`."""
         return self.decide_ranked(
             self.rank(q.text, q.mentions, q.format, lang=q.lang), q.format, q.yes_no
         )
@@ -344,20 +357,20 @@ class ClaimReader:
     def decide_ranked(
         self, ranked: list[ClaimMatch], fmt: str | None, yes_no: bool
     ) -> Decision | None:
-        if not ranked or ranked[0].score < CLAIM_MIN:
+        if not ranked or ranked[0].score < self.settings.min_score:
             return None
-        top = ranked[0]
+        top, cfg = ranked[0], self.settings
         if not yes_no:
             return self._open(top)
         if fmt is None:
             rivals: dict[str, ClaimMatch] = {}  # the best disagreeing claim of each other format
             for m in ranked[1:]:
                 if (
-                    m.score >= top.score - FORMAT_MARGIN
+                    m.score >= top.score - cfg.format_margin
                     and m.format != top.format
                     and m.format not in rivals
                     and m.verdict != top.verdict
-                    and self.related(top, m) >= SAME_TOPIC
+                    and self.related(top, m) >= cfg.same_topic
                 ):
                     rivals[m.format] = m
             if rivals:
