@@ -325,7 +325,9 @@ class RulingsService:
     @cached_property
     def question_bank(self) -> QuestionBank:
         """Every question the KB supports (built once, on first use; deterministic)."""
-        return build_bank(self.kg, self.artifact.documents, self.doc_formats)
+        sources = self.artifact.manifest.get("sources", {})
+        translated = [doc for doc, meta in sources.items() if meta.get("machine_translated")]
+        return build_bank(self.kg, self.artifact.documents, self.doc_formats, translated)
 
     def quiz(
         self,
