@@ -6,7 +6,8 @@ build id plus a digest of exactly those (`"<build id>-<digest>"`): two different
 one, and the tag is known before the route runs, so a matching `If-None-Match` is answered `304`
 at once without doing the work. A 200 gets `Cache-Control: public, max-age=<cache_max_age>` unless
 its route set its own (live state such as /health, /metrics or an unseeded /quiz says `no-store`,
-and gets no ETag). `HEAD` runs the GET route and drops the body, keeping its headers.
+and gets no ETag); a request carrying `Authorization` (a trainee's) is passed through untouched.
+`HEAD` runs the GET route and drops the body, keeping its headers.
 """
 
 from __future__ import annotations
@@ -53,7 +54,11 @@ class HttpCaching:
         return f'"{self.build_id}-{hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]}"'
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] not in CACHED_METHODS:
+        if (
+            scope["type"] != "http"
+            or scope["method"] not in CACHED_METHODS
+            or "authorization" in Headers(scope=scope)
+        ):  # a request with credentials gets a personal answer: no ETag, no 304
             await self.app(scope, receive, send)
             return
         head = scope["method"] == "HEAD"

@@ -73,6 +73,19 @@ class Repository:
             query = query.with_for_update()
         return self.s.execute(query).scalar_one_or_none()
 
+    def open_exams(self, trainee_id: str) -> list[SessionRow]:
+        return list(
+            self.s.execute(
+                select(SessionRow)
+                .where(
+                    SessionRow.trainee_id == trainee_id,
+                    SessionRow.kind == "exam",
+                    SessionRow.closed_at.is_(None),
+                )
+                .with_for_update()
+            ).scalars()
+        )
+
     def session_questions(self, session_id: str) -> list[SessionQuestionRow]:
         return list(
             self.s.execute(

@@ -173,18 +173,21 @@ class TrainingService:
             repo = Repository(s)
             trainee = self._trainee(repo, token)
             fmt, topics, pool = self._pool(request)
+            self._settle(repo, trainee)
             fps = {q.id: grading.fingerprint(q) for q in pool}
             seed = random.SystemRandom().randrange(2**32)
             chosen = plan(pool, repo.reviews(trainee.id), fps, request.n, self.clock(), seed)
             return self._open(repo, trainee, "practice", fmt, topics, chosen)
 
-    def session(self, token: str | None, session_id: str) -> TrainingSession:
+    def session(
+        self, token: str | None, session_id: str, kind: str | None = None
+    ) -> TrainingSession:
         """A practice session or exam as the trainee sees it (keys only through answers and
         results)."""
         with self.db.transaction() as s:
             repo = Repository(s)
             trainee = self._trainee(repo, token)
-            row = self._session(repo, trainee, session_id, None)
+            row = self._session(repo, trainee, session_id, kind)
             questions, _ = self._questions(repo, row)
             answered = [a.question_id for a in repo.session_answers(row.id)]
             return self._view(row, [q for q in questions if q is not None], answered)
@@ -243,7 +246,7 @@ class TrainingService:
             row = self._session(repo, trainee, exam_id, "exam", lock=True)
             if row.closed_at is not None:
                 raise Conflict("exam", row.id, "already closed; GET its result")
-            self._close(row)
+            self._close(repo, trainee, row)
             return self._result(repo, row)
 
     def exam_result(self, token: str | None, exam_id: str) -> ExamResult:
@@ -257,15 +260,18 @@ class TrainingService:
                     raise Conflict(
                         "exam", row.id, "still open: its keys come with its result once closed"
                     )
-                self._close(row)
+                self._close(repo, trainee, row)
             return self._result(repo, row)
 
-    def _close(self, row: SessionRow) -> None:
+    def _close(self, repo: Repository, trainee: TraineeRow, row: SessionRow) -> None:
+        """Close an exam for good; its answers now review their questions' cards."""
         now = self.clock()
         if row.deadline is not None and row.deadline <= now:
             row.closed_at, row.timed_out = row.deadline, True
         else:
             row.closed_at, row.timed_out = now, False
+        for answer in repo.session_answers(row.id):
+            self._review(repo, trainee.id, answer)
 
     def _refuse_closed(self, row: SessionRow) -> None:
         if row.closed_at is not None:
@@ -379,18 +385,40 @@ class TrainingService:
             answered_at=now,
         )
         repo.add_answer(answer)
-        state = review(repo.review(trainee.id, q.id), q.id, entry.fingerprint, answer.correct, now)
-        repo.put_review(trainee.id, state)
+        if row.kind == "practice":  # an exam's answers say nothing until it is closed
+            self._review(repo, trainee.id, answer)
         return q, given, answer
+
+    def _review(self, repo: Repository, trainee_id: str, answer: AnswerRow) -> None:
+        state = review(
+            repo.review(trainee_id, answer.question_id),
+            answer.question_id,
+            answer.fingerprint,
+            answer.correct,
+            answer.answered_at,
+        )
+        repo.put_review(trainee_id, state)
+
+    def _settle(self, repo: Repository, trainee: TraineeRow) -> set[str]:
+        """Close the trainee's exams past their time limit (their answers then count); the ids
+        of the exams still open, whose answers count for nothing yet."""
+        still_open: set[str] = set()
+        for row in repo.open_exams(trainee.id):
+            if self._closed(row):
+                self._close(repo, trainee, row)
+            else:
+                still_open.add(row.id)
+        return still_open
 
     # --- progress and history -------------------------------------------------------------
     def progress(self, token: str | None) -> Progress:
         """Totals, what is due, and mastery by topic and by format, from the recorded answers
-        (answers to questions retired since are not counted)."""
+        (not those of an exam still open, nor those of questions retired since)."""
         with self.db.transaction() as s:
             repo = Repository(s)
             trainee = self._trainee(repo, token)
-            rows = repo.answers(trainee.id)
+            still_open = self._settle(repo, trainee)
+            rows = [a for a in repo.answers(trainee.id) if a.session_id not in still_open]
             states = repo.reviews(trainee.id)
         now = self.clock()
         live = {q.id: grading.fingerprint(q) for q in self.bank.questions}
@@ -410,10 +438,12 @@ class TrainingService:
         )
 
     def export_history(self, token: str | None) -> History:
-        """Every answer and review state of the trainee, as JSON (no token, no sessions)."""
+        """Every answer and review state of the trainee, as JSON (no token, no sessions; an open
+        exam's answers wait for its close)."""
         with self.db.transaction() as s:
             repo = Repository(s)
             trainee = self._trainee(repo, token)
+            still_open = self._settle(repo, trainee)
             kinds = repo.session_kinds(trainee.id)
             answers = [
                 HistoryAnswer(
@@ -429,6 +459,7 @@ class TrainingService:
                     session=kinds.get(a.session_id or ""),  # type: ignore[arg-type]
                 )
                 for a in repo.answers(trainee.id)
+                if a.session_id not in still_open
             ]
             reviews = [
                 HistoryReview(
