@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from pydantic import BaseModel, Field, StrictBool, StrictInt, StrictStr
 
 from kb.presentation.quiz import MAX_QUESTIONS
 from kb.schemas import Closed, QuestionKind, QuizOption, SourceSpan
@@ -20,10 +20,8 @@ MIN_TIME_LIMIT = 30
 NAME_LENGTH = 80
 
 
-class Request(BaseModel):
+class Request(BaseModel, extra="forbid"):
     """A request body: unknown keys are refused (a misspelt `time_limit` is not ignored)."""
-
-    model_config = ConfigDict(extra="forbid")
 
 
 class NewTrainee(Request):
