@@ -25,6 +25,7 @@ from kb.errors import DatabaseUnavailable, InvalidQuery
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 SQLITE_FILE = "training.sqlite3"
 BUSY_TIMEOUT_MS = 10000
+MIGRATION_LOCK = 2028  # the PostgreSQL advisory lock held while migrating
 
 
 def database_url(url: str | None, data_dir: Path) -> str:
@@ -88,6 +89,8 @@ class Database:
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
         with self._lock, self.unavailable_as_error(), self.engine.begin() as connection:
+            if self.backend == "postgresql":  # servers starting together migrate one at a time
+                connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
             config.attributes["connection"] = connection
             head = ScriptDirectory.from_config(config).get_current_head()
             current = MigrationContext.configure(connection).get_current_revision()
