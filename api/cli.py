@@ -453,6 +453,9 @@ def serve(
         data, corpus, model=model, embedder=embedder, host=host, port=port, workers=workers
     )
     count = guarded(lambda: check_serving(s))
+    from api.cli_training import migrate_on_start
+
+    migrate_on_start(s)
     if count == 1:
         from api.app import create_app
         from api.runtime import load_runtime

@@ -300,6 +300,27 @@ def db_backup(
     base.out.print(f"wrote {copy} ({copy.stat().st_size} bytes)", highlight=False, soft_wrap=True)
 
 
+def migrate_on_start(s: Any) -> None:
+    """`serve`: bring the training database to the current revision before serving (each
+    server process then finds it ready); a database that cannot be used is a warning, not a
+    refusal to serve: the training routes answer 503 until it can be used."""
+    from api import cli as base
+    from kb.errors import DatabaseUnavailable
+    from kb.training.database import Database, database_url
+
+    db = Database(database_url(s.database_url, s.data_dir))
+    try:
+        db.migrate()
+    except DatabaseUnavailable as exc:
+        base.err.print(
+            f"[yellow]Warning:[/yellow] {exc}; the training routes answer 503 until it can be used",
+            highlight=False,
+            soft_wrap=True,
+        )
+    finally:
+        db.dispose()  # no connection crosses into the worker processes
+
+
 def register(app: typer.Typer) -> None:
     """Add the training commands to the main app."""
     app.command("trainee")(trainee)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, Field, StrictBool, StrictInt, StrictStr
+from pydantic import AwareDatetime, BaseModel, Field, StrictBool, StrictInt, StrictStr
 
 from kb.presentation.quiz import MAX_QUESTIONS
 from kb.schemas import Closed, QuestionKind, QuizOption, SourceSpan
@@ -189,7 +189,7 @@ class HistoryAnswer(Closed):
     given: str = Field(max_length=64)
     correct: bool
     time_taken_ms: int = Field(ge=0)
-    answered_at: datetime
+    answered_at: AwareDatetime
     session: SessionKind | None
 
 
@@ -197,7 +197,7 @@ class HistoryReview(Closed):
     question_id: str = Field(max_length=300)
     fingerprint: str = Field(max_length=64)
     card: dict[str, str | int | float | None]
-    due: datetime
+    due: AwareDatetime
     last_correct: bool
 
 

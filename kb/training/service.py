@@ -520,5 +520,5 @@ def _card_json(fields: dict[str, Any], field: str) -> str:
     """An exported FSRS card read back (InvalidQuery naming `field` when it is not one)."""
     try:
         return Card.from_dict(fields).to_json()  # type: ignore[arg-type]
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise InvalidQuery(field, f"not an FSRS card: {exc}") from exc

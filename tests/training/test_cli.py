@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -103,3 +104,17 @@ def test_training_commands_refuse_bad_input(kb_dir: Path, tmp_path: Path) -> Non
     bad_file.write_text('{"answers": [{"question_id": 1}], "reviews": []}', "utf-8")
     refused = run(["history", "import", str(bad_file), "--token", token], kb_dir)
     assert refused.exit_code == 2 and "answers.0" in refused.stderr
+
+
+def test_serve_migrates_first_and_only_warns_when_it_cannot(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from api.cli_training import migrate_on_start
+
+    migrate_on_start(Settings(data_dir=tmp_path))
+    with sqlite3.connect(tmp_path / "training.sqlite3") as conn:
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert {"trainees", "answers", "reviews", "alembic_version"} <= tables
+    unreachable = "postgresql://nobody@127.0.0.1:1/none?connect_timeout=2"
+    migrate_on_start(Settings(data_dir=tmp_path, database_url=unreachable))
+    assert "training routes answer 503" in capsys.readouterr().err

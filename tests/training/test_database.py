@@ -103,3 +103,7 @@ def test_history_round_trip(training: TrainingService) -> None:
     assert err.value.field == "reviews[0].card"
     with pytest.raises(Unauthorized):
         training.import_history("nope", History.model_validate(data))
+    naive = {**data, "answers": [{**data["answers"][0], "answered_at": "2026-12-01T12:00:00"}]}
+    with pytest.raises(ValueError, match="timezone"):
+        History.model_validate(naive)
+    assert training.progress(other).answers == 3  # the refused imports wrote nothing
