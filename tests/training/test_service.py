@@ -212,3 +212,36 @@ def test_a_question_changed_by_a_new_build_is_never_graded_against_its_old_key(
     result = training.close_exam(token, exam.id)
     assert result.retired == [changed] and result.total == 1 and result.correct == 1
     assert changed not in {q.id for q in training.session(token, practice.id).questions}
+
+
+def test_concurrent_answers_to_one_question_record_exactly_one(training: TrainingService) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    token = token_of(training)
+    session = training.start_practice(token, PracticeRequest(n=1))
+    qid = session.questions[0].id
+
+    def answer(_: int) -> str:
+        try:
+            training.answer_practice(token, session.id, AnswerRequest(question_id=qid, answer=1))
+            return "recorded"
+        except Conflict:
+            return "conflict"
+
+    with ThreadPoolExecutor(8) as pool:
+        outcomes = list(pool.map(answer, range(8)))
+    assert outcomes.count("recorded") == 1 and outcomes.count("conflict") == 7
+    assert training.progress(token).answers == 1
+
+
+def test_the_pass_mark_is_met_exactly(training: TrainingService) -> None:
+    token = token_of(training)
+    exam = training.start_exam(token, ExamRequest(format="edison", n=4, pass_mark=0.75))
+    ids = [q.id for q in exam.questions]
+    for qid in ids[:3]:
+        training.answer_exam(
+            token, exam.id, AnswerRequest(question_id=qid, answer=keys(qid, training))
+        )
+    result = training.close_exam(token, exam.id)
+    assert result.score == 0.75 and result.passed
+    assert training.progress(token).answers == 3  # counted once the exam is closed
