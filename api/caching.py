@@ -54,17 +54,15 @@ class HttpCaching:
         return f'"{self.build_id}-{hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]}"'
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if (
-            scope["type"] != "http"
-            or scope["method"] not in CACHED_METHODS
-            or "authorization" in Headers(scope=scope)
-        ):  # a request with credentials gets a personal answer: no ETag, no 304
+        if scope["type"] != "http" or scope["method"] not in CACHED_METHODS:
             await self.app(scope, receive, send)
             return
         head = scope["method"] == "HEAD"
         inner = {**scope, "method": "GET"} if head else scope  # the server's own scope stays HEAD
+        # A request with credentials gets a personal answer: no ETag, no 304 (HEAD still works).
+        personal = "authorization" in Headers(scope=scope)
         etag = self.etag(scope)
-        wanted = tags_of(Headers(scope=scope).get("if-none-match"))
+        wanted = set() if personal else tags_of(Headers(scope=scope).get("if-none-match"))
         if etag in wanted:
             await not_modified(
                 send, [(b"etag", etag.encode()), (b"cache-control", self.cache_control.encode())]
@@ -76,7 +74,7 @@ class HttpCaching:
             nonlocal drop_body
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
-                if message["status"] == 200 and "cache-control" not in headers:
+                if message["status"] == 200 and "cache-control" not in headers and not personal:
                     headers["etag"] = etag
                     headers["cache-control"] = self.cache_control
                 own = headers.get("etag")

@@ -81,6 +81,8 @@ def test_practice_shows_keys_only_after_each_answer(
         f"/practice/{session['id']}", headers={**h, "If-None-Match": got.headers.get("etag", "*")}
     )
     assert again.status_code == 200
+    head = client.head(f"/practice/{session['id']}", headers=h)
+    assert head.status_code == 200 and not head.content and "etag" not in head.headers
     qid = session["questions"][0]["id"]
     key = service.question_bank.by_id[qid].answer
     fb = client.post(
