@@ -15,7 +15,7 @@ from api.errors import envelope, error_responses, install_error_handlers, withou
 from api.metrics import Metrics
 from api.middleware import install_edges
 from api.restarts import RestartCount
-from api.routes import about, cards, docs, linked_data, web, wiki
+from api.routes import about, cards, docs, linked_data, training, web, wiki
 from api.safe_strings import check_input_strings
 from api.version import package_version
 from kb.errors import ArtifactError
@@ -159,7 +159,14 @@ def create_app(
             return envelope(503, str(exc), code="export_unavailable")
         return FileResponse(path, media_type=media)
 
-    for group in (cards, about, linked_data, wiki, web):  # cards before wiki's /cards/{id}
+    for group in (
+        cards,
+        about,
+        linked_data,
+        wiki,
+        training,
+        web,
+    ):  # cards before wiki's /cards/{id}
         group.register(app, service)
     docs.register(app)
     mcp_server.mount(app, service)

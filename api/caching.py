@@ -6,7 +6,8 @@ build id plus a digest of exactly those (`"<build id>-<digest>"`): two different
 one, and the tag is known before the route runs, so a matching `If-None-Match` is answered `304`
 at once without doing the work. A 200 gets `Cache-Control: public, max-age=<cache_max_age>` unless
 its route set its own (live state such as /health, /metrics or an unseeded /quiz says `no-store`,
-and gets no ETag). `HEAD` runs the GET route and drops the body, keeping its headers.
+and gets no ETag); a request carrying `Authorization` (a trainee's) is passed through untouched.
+`HEAD` runs the GET route and drops the body, keeping its headers.
 """
 
 from __future__ import annotations
@@ -58,8 +59,10 @@ class HttpCaching:
             return
         head = scope["method"] == "HEAD"
         inner = {**scope, "method": "GET"} if head else scope  # the server's own scope stays HEAD
+        # A request with credentials gets a personal answer: no ETag, no 304 (HEAD still works).
+        personal = "authorization" in Headers(scope=scope)
         etag = self.etag(scope)
-        wanted = tags_of(Headers(scope=scope).get("if-none-match"))
+        wanted = set() if personal else tags_of(Headers(scope=scope).get("if-none-match"))
         if etag in wanted:
             await not_modified(
                 send, [(b"etag", etag.encode()), (b"cache-control", self.cache_control.encode())]
@@ -71,7 +74,7 @@ class HttpCaching:
             nonlocal drop_body
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
-                if message["status"] == 200 and "cache-control" not in headers:
+                if message["status"] == 200 and "cache-control" not in headers and not personal:
                     headers["etag"] = etag
                     headers["cache-control"] = self.cache_control
                 own = headers.get("etag")

@@ -453,6 +453,9 @@ def serve(
         data, corpus, model=model, embedder=embedder, host=host, port=port, workers=workers
     )
     count = guarded(lambda: check_serving(s))
+    from api.cli_training import migrate_on_start
+
+    migrate_on_start(s)
     if count == 1:
         from api.app import create_app
         from api.runtime import load_runtime
@@ -533,10 +536,26 @@ def quiz(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the quiz (with answer keys) as JSON.")
     ] = False,
+    token: Annotated[
+        str | None,
+        typer.Option(
+            "--token",
+            help="A trainee's token (`ygo-rulings trainee`): practice chosen by the scheduler, "
+            "every answer recorded (POST /practice).",
+        ),
+    ] = None,
 ) -> None:
-    """Judge training: answer questions from the documents in the terminal (GET /quiz)."""
+    """Judge training: answer questions from the documents in the terminal (GET /quiz); with
+    --token, a practice set that keeps progress (POST /practice)."""
     from api.terminal_quiz import run_quiz
 
+    if token is not None:
+        if seed is not None or as_json:
+            fail("--seed and --json draw a stateless quiz; with --token the scheduler draws", 2)
+        from api.cli_training import practice
+
+        practice(token, fmt, [topic] if topic else None, n, data, corpus)
+        return
     s = settings(data, corpus)
     svc = guarded(lambda: service(s))
     questions = guarded(lambda: svc.quiz(format=fmt, topic=topic, n=n, seed=seed))
@@ -609,10 +628,12 @@ def model_prepare(
 from api.cli_deck import register as register_card_commands  # noqa: E402
 from api.cli_mcp import register as register_mcp_command  # noqa: E402
 from api.cli_rules import register as register_rules_command  # noqa: E402
+from api.cli_training import register as register_training_commands  # noqa: E402
 
 register_card_commands(app)
 register_mcp_command(app)
 register_rules_command(app)
+register_training_commands(app)
 
 
 def main() -> None:

@@ -21,7 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from api.contract import allowed_methods
 from api.safe_strings import escaped, not_utf8
-from kb.errors import InvalidQuery, KBError, NotFound
+from kb.errors import Conflict, DatabaseUnavailable, InvalidQuery, KBError, NotFound, Unauthorized
 from kb.schemas import ErrorEnvelope
 
 log = logging.getLogger(__name__)
@@ -43,15 +43,19 @@ __all__ = [
 # What each error status means here; every one is the envelope (ErrorEnvelope).
 ERRORS: dict[int, str] = {
     400: "Malformed request (the envelope says what).",
-    401: "GET /metrics without its bearer token (the `metrics_token` setting is set).",
+    401: "A missing, unknown or expired bearer token: a trainee's on training routes, "
+    "the `metrics_token` on GET /metrics (when set).",
     404: "Unknown id or document: `suggestions` lists the closest ones.",
     406: "No representation the Accept header allows: `available` lists them.",
+    409: "A training request that contradicts what is recorded: a question not in the session, "
+    "answered twice, an exam closed or past its time limit (the envelope names it).",
     413: "The request body is larger than the route's limit (`max_body_bytes`, "
     "`max_sparql_body_bytes`): the envelope names the limit.",
     415: "A request body of another content type than the route reads (application/json).",
     422: "A bad or missing parameter (also a string with a lone surrogate, NUL or another "
     "control character): the envelope names it.",
-    503: "Busy: retry after the Retry-After header's seconds.",
+    503: "Busy: retry after the Retry-After header's seconds; on training routes, the "
+    "training database cannot be used (everything else keeps answering).",
     504: "The request took longer than its time budget (`request_timeout`).",
 }
 # A GET answered from the client's or cache's copy (If-None-Match matched the ETag): no body.
@@ -334,6 +338,23 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(NotFound)
     async def _not_found(_: Request, exc: NotFound) -> JSONResponse:
         return error_envelope(404, exc, suggestions=exc.suggestions)
+
+    @app.exception_handler(Unauthorized)
+    async def _unauthorized(_: Request, exc: Unauthorized) -> JSONResponse:
+        response = error_envelope(401, exc)
+        response.headers["WWW-Authenticate"] = 'Bearer realm="training"'
+        return response
+
+    @app.exception_handler(Conflict)
+    async def _conflict(_: Request, exc: Conflict) -> JSONResponse:
+        return error_envelope(409, exc)
+
+    @app.exception_handler(DatabaseUnavailable)
+    async def _database(_: Request, exc: DatabaseUnavailable) -> JSONResponse:
+        log.warning("training database unavailable: %s", exc)
+        response = error_envelope(503, exc)
+        response.headers["Retry-After"] = "5"
+        return response
 
     @app.exception_handler(KBError)
     async def _kb(_: Request, exc: KBError) -> JSONResponse:

@@ -53,6 +53,8 @@ PATH = "/mcp"
 # (DeckRequest's "exactly one of deck and decks"); the service enforces it and says so.
 ROOT_COMBINATORS = ("anyOf", "oneOf", "allOf")
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
+# The training tools add records (answers, sessions) and change none: not destructive.
+RECORDS = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 
 
 def build_server(service: RulingsService) -> MCPServer[Any]:
@@ -141,7 +143,7 @@ def tool(spec: ToolSpec[Any], service: RulingsService, schema: dict[str, Any]) -
         fn_metadata=FuncMetadata(arg_model=RawArguments, output_model=spec.result),
         is_async=False,  # the SDK runs it in a worker thread: the service is CPU-bound
         context_kwarg=None,
-        annotations=READ_ONLY,
+        annotations=READ_ONLY if spec.read_only else RECORDS,
     )
 
 

@@ -164,6 +164,7 @@ class ToolSpec(Generic[A]):
     result: type[BaseModel]
     key: str  # the argument an unknown id or name is about (the service's NotFound names none)
     call: Callable[[RulingsService, A], dict[str, Any]]
+    read_only: bool = True  # the training tools record answers
 
 
 def _ask(s: RulingsService, a: AskArgs) -> dict[str, Any]:
@@ -198,7 +199,7 @@ def _quiz_check(s: RulingsService, a: QuizCheckArgs) -> dict[str, Any]:
     return s.quiz_check([answer.model_dump() for answer in a.answers])
 
 
-TOOLS: tuple[ToolSpec[Any], ...] = (
+CORE_TOOLS: tuple[ToolSpec[Any], ...] = (
     ToolSpec(
         "ask",
         "Answer a ruling question",
@@ -299,3 +300,7 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
         _quiz_check,
     ),
 )
+
+from api.mcp_training import TRAINING_TOOLS  # noqa: E402  (it imports ToolArgs, ToolSpec above)
+
+TOOLS: tuple[ToolSpec[Any], ...] = (*CORE_TOOLS, *TRAINING_TOOLS)

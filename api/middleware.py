@@ -30,6 +30,7 @@ from api.limits import BodyLimit, TimeBudget
 from api.logs import RequestLog, install_json_logging
 from api.metrics import Metrics
 from api.routes.linked_data import VOCAB_PAGE
+from api.routes.training import TRAINING_PATHS
 from api.routes.web import INDEX_HTML
 from api.security_headers import SecurityHeaders, page_policy
 from kb.presentation.markup import PAGE_CSS
@@ -39,13 +40,14 @@ from kb.service import RulingsService
 # (The metrics token is a secret: not even its digest goes into an ETag.)
 NOT_IN_BODIES = frozenset(
     {"host", "port", "data_dir", "corpus_dir", "log_json", "request_timeout", "metrics_token"}
+    | {"database_url", "training_token_days", "max_history_bytes"}
 )
 CODE_ROOTS = ("api", "kb", "ingest")
 # The whole-graph downloads: the store dumped to a file once per build (seconds with every card),
 # then sent from disk; no request can make them costlier, so no time budget cuts them off.
 UNBUDGETED = frozenset({"/export.ttl", "/export.jsonld"})
 # Live state: never cached, so no 304 either.
-UNCACHED = frozenset({"/health", "/metrics"})
+UNCACHED = frozenset({"/health", "/metrics"}) | TRAINING_PATHS
 
 
 @lru_cache(maxsize=1)
@@ -69,7 +71,7 @@ def install_edges(app: FastAPI, service: RulingsService, metrics: Metrics) -> No
     app.add_middleware(
         BodyLimit,
         default=settings.max_body_bytes,
-        limits={"/sparql": settings.max_sparql_body_bytes},
+        limits={"/sparql": settings.max_sparql_body_bytes, "/history": settings.max_history_bytes},
     )
     app.add_middleware(
         HttpCaching,

@@ -49,6 +49,7 @@ def build_kb(corpus_dir: Path, data_dir: Path) -> BuildReport:
             "format": d.format,
             "title_pt": d.title_pt,
             "title_en": d.title_en,
+            "machine_translated": d.machine_translated,
         }
         for d in corpus.documents
     }

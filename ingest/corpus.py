@@ -29,6 +29,8 @@ class SourceDocument:
     text: str
     sha256: str
     parser: str | None = None  # an optional refinement registered for the document
+    # The text is a machine translation: its wording may not be the official one (the quiz says so).
+    machine_translated: bool = False
 
 
 @dataclass(frozen=True)
@@ -158,6 +160,12 @@ def load_manifest(corpus_dir: Path) -> Manifest:
         if not isinstance(topics, list | tuple):
             raise IngestError(str(path), f"{name}: field topics must be a list")
         parser = item.get("parser")
+        machine = item.get("machine_translated", False)
+        if not isinstance(machine, bool):
+            raise IngestError(
+                str(path),
+                f"{name}: field machine_translated must be true or false, got {machine!r}",
+            )
         docs.append(
             SourceDocument(
                 id=doc_id,
@@ -170,6 +178,7 @@ def load_manifest(corpus_dir: Path) -> Manifest:
                 text=text,
                 sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
                 parser=str(parser) if parser else None,
+                machine_translated=machine,
             )
         )
     formats = with_documents(specs, {d.id: d.format for d in docs})

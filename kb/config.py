@@ -167,6 +167,18 @@ class Settings:
         "A bearer token `GET /metrics` requires (`Authorization: Bearer <token>`; 401 without "
         "it); unset: /metrics is public.",
     )
+    database_url: str | None = _setting(
+        None,
+        "The judge-training database: a SQLAlchemy URL (`postgresql://user:pass@host/db` for "
+        "several servers behind a balancer); unset: SQLite, `training.sqlite3` in the data "
+        "directory (WAL). Migrations run on first use.",
+    )
+    training_token_days: int = _setting(
+        365, "Days a trainee's token (POST /trainees) is valid; after it, 401."
+    )
+    max_history_bytes: int = _setting(
+        16777216, "Largest body of POST /history (a trainee's history to import), in bytes."
+    )
     host: str = _setting("127.0.0.1", "Address `serve` binds.")
     port: int = _setting(8000, "Port `serve` binds.")
 

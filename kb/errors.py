@@ -45,7 +45,12 @@ ERROR_CODES: dict[str, str] = {
     "busy": "Every SPARQL worker busy or too many requests waiting (Retry-After).",
     "worker_restarting": "The SPARQL worker answering the query stopped; a new one is starting "
     "(Retry-After).",
-    "unauthorized": "A route that needs a bearer token (GET /metrics with `metrics_token` set).",
+    "unauthorized": "A route that needs a bearer token (GET /metrics with `metrics_token` set; "
+    "a training route without a trainee's token, or with an unknown or expired one).",
+    "conflict": "A training request that contradicts what is recorded: a question not in the "
+    "session, answered twice, an exam already closed (params: what, key).",
+    "database_unavailable": "The training database cannot be reached or migrated (training routes "
+    "only; everything else keeps answering).",
     "rate_limited": "Too many requests from one address (a proxy's limit; Retry-After).",
     "unavailable": "The API is not reachable (a proxy's answer).",
     "timeout": "The request ran past `request_timeout` (params: seconds).",
@@ -133,3 +138,32 @@ class IngestError(KBError):
 
 class ArtifactError(KBError):
     """A built knowledge-base artifact that is missing, stale or corrupt."""
+
+
+class Unauthorized(KBError):
+    """A training request without a trainee's token, or with one the server does not know or
+    that expired."""
+
+    code = "unauthorized"
+
+    def __init__(self, reason: str) -> None:
+        self.field = "authorization"
+        super().__init__(reason)
+
+
+class Conflict(KBError):
+    """A request that contradicts what is recorded (answered twice, an exam closed …): names the
+    `what` and its `key`."""
+
+    code = "conflict"
+
+    def __init__(self, what: str, key: str, reason: str) -> None:
+        self.key = key
+        self.params = {"what": what, "key": key}
+        super().__init__(f"{what} {key!r}: {reason}")
+
+
+class DatabaseUnavailable(KBError):
+    """The training database cannot be reached, or refuses its migrations."""
+
+    code = "database_unavailable"

@@ -305,6 +305,10 @@ class QuizQuestion(Closed):
     options: list[QuizOption]
     answer: str = Field(description="The key of the right option.")
     explanation: str
+    machine_translated: bool = Field(
+        description="The cited text is a machine translation (its wording may not be the "
+        "official one); the explanation says so."
+    )
     citation: SourceSpan
 
 
@@ -344,6 +348,7 @@ class QuizResult(Closed):
     expected: str
     expected_text: str
     explanation: str
+    machine_translated: bool = Field(description="The cited text is a machine translation.")
     citation: SourceSpan
 
 

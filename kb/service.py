@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import threading
+from datetime import UTC, datetime
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -45,6 +46,7 @@ from kb.store import Artifact, file_digest
 
 if TYPE_CHECKING:
     from kb.linked_data.sparql import SparqlBackend
+    from kb.training.service import TrainingService
 
 
 class RulingsService:
@@ -337,7 +339,9 @@ class RulingsService:
     @cached_property
     def question_bank(self) -> QuestionBank:
         """Every question the KB supports (built once, on first use; deterministic)."""
-        return build_bank(self.kg, self.artifact.documents, self.doc_formats)
+        sources = self.artifact.manifest.get("sources", {})
+        translated = [doc for doc, meta in sources.items() if meta.get("machine_translated")]
+        return build_bank(self.kg, self.artifact.documents, self.doc_formats, translated)
 
     def quiz(
         self,
@@ -351,6 +355,24 @@ class RulingsService:
         if seed is None:
             seed = random.SystemRandom().randrange(MAX_SEED + 1)
         return self.question_bank.quiz(fmt, topic or None, n, seed)
+
+    @cached_property
+    def training(self) -> TrainingService:
+        """Judge training that remembers (kb.training): trainees, practice, exams, progress, on
+        the training database (`database_url`; SQLite in the data directory by default). Nothing
+        connects until a training call; a database that cannot be used fails those calls only."""
+        from kb.training.database import Database, database_url  # SQLAlchemy: on first use
+        from kb.training.service import TrainingService
+
+        url = database_url(self.settings.database_url, self.settings.data_dir)
+        return TrainingService(
+            lambda: self.question_bank,
+            str(self.artifact.manifest.get("build_id") or "unbuilt"),
+            lambda fmt: check_format(fmt, self.formats),
+            Database(url),
+            lambda: datetime.now(UTC),
+            self.settings.training_token_days,
+        )
 
     def quiz_check(self, answers: list[dict[str, Any]]) -> dict[str, Any]:
         """Grade `[{id, answer}]` against the answer keys, each with its explanation and citation."""

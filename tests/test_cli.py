@@ -323,6 +323,9 @@ def test_every_command_has_a_case() -> None:
         *CASES,
         *("ask", "eval", "ingest", "export", "eval-search", "deck check", "cards import"),
         *("model prepare", "serve", "mcp"),  # mcp: tests/test_mcp.py drives it over stdio
+        # judge training: tests/training/test_cli.py drives them with a trainee's token
+        *("trainee", "exam", "progress", "history export", "history import"),
+        *("db migrate", "db backup"),
     }
     missing = sorted(commands() - covered)
     assert not missing, f"commands without a test in tests/test_cli.py: {', '.join(missing)}"

@@ -40,6 +40,15 @@ from kb.config import Settings
 from kb.schemas import Answer, Quiz, QuizCheck, SearchResult
 from kb.search.about import RulesAbout
 from kb.service import RulingsService
+from kb.training.schemas import (
+    ExamAnswer,
+    ExamResult,
+    Feedback,
+    Progress,
+    Trainee,
+    TrainingSession,
+)
+from kb.training.service import TrainingService
 
 pytestmark = pytest.mark.e2e
 
@@ -56,6 +65,15 @@ RESULTS: dict[str, type[BaseModel]] = {
     "banlist": Banlist,
     "quiz": Quiz,
     "quiz_check": QuizCheck,
+    # judge training (tests/training/test_mcp.py calls them)
+    "create_trainee": Trainee,
+    "start_practice": TrainingSession,
+    "answer_practice": Feedback,
+    "start_exam": TrainingSession,
+    "answer_exam": ExamAnswer,
+    "close_exam": ExamResult,
+    "exam_result": ExamResult,
+    "progress": Progress,
 }
 ASK = "Can Divine Wrath negate Cyber Dragon's summon?"
 # One call of every tool: case -> (tool, arguments).
@@ -238,8 +256,15 @@ def error_text(result: CallToolResult) -> str:
 def test_every_tool_is_a_service_method_typed_by_its_route_model(seen: Record) -> None:
     by_name = {t.name: t for t in seen.tools}
     assert set(by_name) == set(RESULTS) == {spec.name for spec in TOOLS}
-    members = {name for name in dir(RulingsService) if not name.startswith("_")}
+    members = {
+        name
+        for cls in (RulingsService, TrainingService)
+        for name in dir(cls)
+        if not name.startswith("_")
+    }
     assert set(by_name) <= members  # one service method = one tool, by name
+    writes = {spec.name for spec in TOOLS if not spec.read_only}
+    assert writes == set(RESULTS) - set(CALLS)  # only the training tools record anything
     for name, model in RESULTS.items():
         tool = by_name[name]
         assert tool.output_schema is not None
@@ -247,7 +272,9 @@ def test_every_tool_is_a_service_method_typed_by_its_route_model(seen: Record) -
         assert set(tool.output_schema["properties"]) == fields, name
         assert tool.input_schema["type"] == "object"
         assert "x-constraint" not in json.dumps(tool.input_schema), name
-        assert tool.annotations is not None and tool.annotations.read_only_hint
+        assert tool.annotations is not None
+        assert tool.annotations.read_only_hint is (name not in writes)
+        assert not tool.annotations.destructive_hint
 
 
 def test_tool_inputs_show_this_kbs_constraints(seen: Record) -> None:

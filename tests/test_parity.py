@@ -29,6 +29,7 @@ from api.cli import app as cli_app
 from api.runtime import load_runtime
 from kb.config import Settings
 from kb.service import RulingsService
+from kb.training.service import TrainingService
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,23 @@ TWINS: dict[str, Twin | str] = {
     "card_page": "resolves a name in /cards/{card_id} to the card's page (a redirect); the CLI's "
     "render takes an id, and `cards search` finds it by name",
     "jsonld_context": "the JSON-LD context document GET /context.jsonld serves (HTTP_ONLY)",
+    "training": "the judge-training facade (kb.training.service): its methods are in TRAINING_TWINS",
+}
+# TrainingService's methods. The interactive `quiz --token` and `exam` commands answer, close and
+# read a session through the methods twinned with them; tests/training/ runs them both ways.
+TRAINING_TWINS: dict[str, Twin | str] = {
+    "create_trainee": Twin("trainee", ("POST /trainees",)),
+    "start_practice": Twin("quiz", ("POST /practice",)),
+    "answer_practice": Twin("quiz", ("POST /practice/{session_id}/answers",)),
+    "session": Twin("exam", ("GET /practice/{session_id}", "GET /exams/{exam_id}")),
+    "start_exam": Twin("exam", ("POST /exams",)),
+    "answer_exam": Twin("exam", ("POST /exams/{exam_id}/answers",)),
+    "close_exam": Twin("exam", ("POST /exams/{exam_id}/close",)),
+    "exam_result": Twin("exam", ("GET /exams/{exam_id}/result",)),
+    "progress": Twin("progress", ("GET /progress",)),
+    "export_history": Twin("history export", ("GET /history",)),
+    "import_history": Twin("history import", ("POST /history",)),
+    "bank": "the question bank of the loaded build, which the methods above draw from",
 }
 # Not run both ways below, and why.
 COVERED_ELSEWHERE = {
@@ -102,6 +120,8 @@ CLI_ONLY = {
     "model prepare": "prepares the embedding model",
     "cards import": "merges card data files into the corpus (an input, not a query)",
     "cards fetch": "downloads card data into the corpus (an input, not a query)",
+    "db migrate": "creates or upgrades the training database's tables (serve does it too)",
+    "db backup": "copies the SQLite training database (operations, not a query)",
 }
 
 
@@ -137,6 +157,8 @@ def cli_commands() -> set[str]:
 
 def test_every_service_method_is_listed() -> None:
     assert public_members() == set(TWINS), "list the new method in TWINS (or say why not)"
+    training = {n for n, _ in inspect.getmembers(TrainingService) if not n.startswith("_")}
+    assert training == set(TRAINING_TWINS), "list the new method in TRAINING_TWINS"
 
 
 def test_every_twin_exists_and_every_route_and_command_is_accounted_for(
@@ -144,7 +166,7 @@ def test_every_twin_exists_and_every_route_and_command_is_accounted_for(
 ) -> None:
     routes = app_routes(create_app(hash_service))
     commands = cli_commands()
-    twins = [t for t in TWINS.values() if isinstance(t, Twin)]
+    twins = [t for t in (*TWINS.values(), *TRAINING_TWINS.values()) if isinstance(t, Twin)]
     for twin in twins:
         assert twin.cli in commands, twin
         assert set(twin.routes) <= routes, twin

@@ -22,7 +22,7 @@ from kb.presentation.quiz_facts import (
     speed_questions,
     summon_questions,
 )
-from kb.presentation.quiz_model import Question, question_json
+from kb.presentation.quiz_model import Question, flag_machine_translated, question_json
 from kb.presentation.quiz_sources import (
     Sources,
     claim_questions,
@@ -39,22 +39,27 @@ _FALSE = {"false", "f", "falso", "no", "n", "nao", "0"}
 
 
 def build_bank(
-    kg: KnowledgeGraph, documents: dict[str, str], doc_formats: dict[str, str]
+    kg: KnowledgeGraph,
+    documents: dict[str, str],
+    doc_formats: dict[str, str],
+    machine_translated: Iterable[str] = (),
 ) -> QuestionBank:
-    """Every question the knowledge base supports, in a fixed order."""
+    """Every question the knowledge base supports, in a fixed order; the explanations of those
+    citing a `machine_translated` document say that its wording may not be the official one."""
     src = Sources(kg, documents, doc_formats)
+    translated = frozenset(machine_translated)
+    questions = [
+        *statement_questions(src),
+        *claim_questions(src),
+        *order_questions(src),
+        *damage_step_questions(src),
+        *summon_questions(src),
+        *fact_questions(src),
+        *capability_questions(src),
+        *speed_questions(src),
+    ]
     return QuestionBank(
-        src.declared_topics(),
-        [
-            *statement_questions(src),
-            *claim_questions(src),
-            *order_questions(src),
-            *damage_step_questions(src),
-            *summon_questions(src),
-            *fact_questions(src),
-            *capability_questions(src),
-            *speed_questions(src),
-        ],
+        src.declared_topics(), [flag_machine_translated(q, translated) for q in questions]
     )
 
 
@@ -86,6 +91,8 @@ class QuestionBank:
             for q in self.questions
             if (format is None or q.format == format) and (topic is None or topic in q.topics)
         ]
+        if not pool:
+            raise self.no_questions(format, topic)
         chosen = select(pool, n, seed)
         return {
             "format": format,
@@ -96,10 +103,37 @@ class QuestionBank:
             "questions": [question_json(q) for q in chosen],
         }
 
+    def no_questions(self, format: str | None, topic: str | None) -> InvalidQuery:
+        """The 422 of a format and topic with no question: what is empty and what is available
+        (the topics of that format, or the formats of that topic)."""
+        if topic is None:
+            formats = sorted({q.format for q in self.questions})
+            return InvalidQuery(
+                "format",
+                f"no questions for format {format!r}; formats with questions: {', '.join(formats)}",
+                code="invalid",
+                params={"format": str(format), "available": ", ".join(formats)},
+            )
+        topics = sorted({t for q in self.questions if q.format == format for t in q.topics})
+        formats = sorted({q.format for q in self.questions if topic in q.topics})
+        return InvalidQuery(
+            "topic",
+            f"no questions for topic {topic!r} in format {format!r}; its topics with questions: "
+            f"{', '.join(topics) or 'none'}; the formats of topic {topic!r}: "
+            f"{', '.join(formats) or 'none'}",
+            code="invalid",
+            params={
+                "format": str(format),
+                "topic": topic,
+                "available": ", ".join(topics),
+                "formats": ", ".join(formats),
+            },
+        )
+
     def sample(self, n: int, seed: int) -> list[Question]:
-        """`n` questions of every format and topic, as a quiz would draw them (no size cap): the
-        seeded sample docs/quiz-review.md reviews."""
-        return select(self.questions, n, seed)
+        """`n` questions of every format and topic (no size cap): the seeded sample
+        docs/quiz-review.md reviews, drawn as quizzes were when it was reviewed (`reviewed_draw`)."""
+        return reviewed_draw(self.questions, n, seed)
 
     def check(self, answers: list[dict[str, Any]]) -> dict[str, Any]:
         """Grade answers `[{id, answer}]`, explaining every answer with its citation."""
@@ -123,6 +157,7 @@ class QuestionBank:
                     "expected": q.answer,
                     "expected_text": q.option(q.answer).text,
                     "explanation": q.explanation,
+                    "machine_translated": q.machine_translated,
                     "citation": asdict(q.citation),
                 }
             )
@@ -136,8 +171,26 @@ class QuestionBank:
 
 
 def select(pool: list[Question], n: int, seed: int) -> list[Question]:
-    """One variant per group, families interleaved, in an order fixed by the seed."""
+    """The first `n` of the seed's order of the pool (`order`): prefix-stable, so the first k
+    questions of a quiz of n are the quiz of k."""
+    return order(pool, seed)[:n]
+
+
+def order(pool: list[Question], seed: int) -> list[Question]:
+    """One variant per group, in an order fixed by the seed alone: rounds of one question of each
+    family that has any left, each round shuffled (families stay interleaved in every prefix)."""
     rng = random.Random(seed)
+    queues = family_queues(pool, rng)
+    ordered: list[Question] = []
+    while any(queues):
+        round_ = [queue.pop() for queue in queues if queue]
+        rng.shuffle(round_)
+        ordered.extend(round_)
+    return ordered
+
+
+def family_queues(pool: list[Question], rng: random.Random) -> list[list[Question]]:
+    """One variant of each group, chosen by `rng`, queued by family, each queue shuffled."""
     groups: dict[str, list[Question]] = {}
     for q in pool:
         groups.setdefault(q.group, []).append(q)
@@ -149,6 +202,14 @@ def select(pool: list[Question], n: int, seed: int) -> list[Question]:
     queues = [by_family[f] for f in sorted(by_family)]
     for queue in queues:
         rng.shuffle(queue)
+    return queues
+
+
+def reviewed_draw(pool: list[Question], n: int, seed: int) -> list[Question]:
+    """The draw quizzes made before seeds were prefix-stable (its order depends on `n`): kept
+    because docs/quiz-review.md reviews `sample(100, 13)` as drawn by it."""
+    rng = random.Random(seed)
+    queues = family_queues(pool, rng)
     chosen: list[Question] = []
     while len(chosen) < n and any(queues):
         for queue in queues:

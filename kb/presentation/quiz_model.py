@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 
@@ -42,9 +42,27 @@ class Question:
     explanation: str
     citation: Citation
     group: str
+    # The cited text is a machine translation (the manifest's `machine_translated`): its wording
+    # may not be the official one, and the explanation says so.
+    machine_translated: bool = False
 
     def option(self, key: str) -> Option:
         return next(o for o in self.options if o.key == key)
+
+
+MACHINE_TRANSLATED_NOTE = (
+    "Atenção: o trecho citado vem de uma tradução automática; a redação pode não ser a oficial "
+    "(o sentido da regra é o do documento)."
+)
+
+
+def flag_machine_translated(q: Question, documents: frozenset[str]) -> Question:
+    """`q` with its explanation flagged when the passage it cites is machine-translated text."""
+    if q.citation.document not in documents or q.machine_translated:
+        return q
+    return replace(
+        q, machine_translated=True, explanation=f"{q.explanation} {MACHINE_TRANSLATED_NOTE}"
+    )
 
 
 TRUE_FALSE = (Option("true", "Verdadeiro"), Option("false", "Falso"))

@@ -1,0 +1,120 @@
+"""The training commands through Typer's runner on a copy of the session build, the database a
+SQLite file in that data directory: trainee → quiz --token → exam → progress → history export
+and import → db migrate and backup."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner, Result
+
+import api.cli
+from api.cli import app as cli_app
+from kb.config import Settings
+
+ENV: dict[str, str | None] = {
+    **{k: None for k in os.environ if k.startswith("YGO_")},
+    "YGO_EMBEDDER": "hash",
+}
+
+
+@pytest.fixture(scope="module")
+def kb_dir(built: Any, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    target = tmp_path_factory.mktemp("training-cli") / "data"
+    shutil.copytree(built.data_dir, target, symlinks=True)
+    return target
+
+
+@pytest.fixture(scope="module", autouse=True)
+def one_service(built: Any) -> Iterator[None]:
+    """The KB loaded once for the module (loading is tested elsewhere)."""
+    from kb.service import RulingsService
+
+    loaded: dict[Settings, Any] = {}
+
+    def service(s: Settings, *, search: bool = False) -> Any:
+        if s not in loaded:
+            loaded[s] = RulingsService(built.artifact, s)
+        return loaded[s]
+
+    real = api.cli.service
+    api.cli.service = service
+    yield
+    api.cli.service = real
+
+
+def run(args: list[str], data: Path, stdin: str | None = None) -> Result:
+    return CliRunner().invoke(cli_app, [*args, "--data", str(data)], input=stdin, env=ENV)
+
+
+def test_training_from_the_terminal(kb_dir: Path, tmp_path: Path) -> None:
+    made = run(["trainee", "--name", "Ana"], kb_dir)
+    assert made.exit_code == 0, made.output
+    token = json.loads(made.stdout)["token"]
+    assert (kb_dir / "training.sqlite3").exists()
+
+    practice = run(["quiz", "--token", token, "--n", "2", "--format", "edison"], kb_dir, "1\n1\n")
+    assert practice.exit_code == 0, practice.output
+    assert "[1/2]" in practice.stdout and "Fonte:" in practice.stdout
+    assert "progresso guardado" in practice.stdout
+    refused = run(["quiz", "--token", token, "--seed", "3"], kb_dir)
+    assert refused.exit_code == 2 and "--token" in refused.stderr
+
+    exam = run(["exam", "--token", token, "--n", "2", "--pass-mark", "0.5"], kb_dir, "1\n1\n")
+    assert exam.exit_code == 0, exam.output
+    assert "[2/2]" in exam.stdout and ("Aprovado" in exam.stdout or "Reprovado" in exam.stdout)
+    exam_json = run(["exam", "--token", token, "--n", "1", "--json"], kb_dir, "")
+    result = json.loads(exam_json.stdout[exam_json.stdout.index("{") :])
+    assert result["answered"] == 0 and len(result["missed"]) == 1
+
+    progress = json.loads(run(["progress", "--token", token, "--json"], kb_dir).stdout)
+    assert progress["answers"] == 4 and progress["by_format"]
+    assert "certas" in run(["progress", "--token", token], kb_dir).stdout
+
+    history_file = tmp_path / "history.json"
+    exported = run(["history", "export", "--token", token, "--out", str(history_file)], kb_dir)
+    assert exported.exit_code == 0, exported.output
+    other = json.loads(run(["trainee"], kb_dir).stdout)["token"]
+    imported = run(["history", "import", str(history_file), "--token", other], kb_dir)
+    assert imported.exit_code == 0, imported.output
+    assert json.loads(imported.stdout) == {"answers": 4, "skipped": 0, "reviews": 4}
+
+    migrated = run(["db", "migrate"], kb_dir)
+    assert migrated.exit_code == 0 and "at revision 0001" in migrated.stdout
+    backup = run(["db", "backup", str(tmp_path / "copy.sqlite3")], kb_dir)
+    assert backup.exit_code == 0 and (tmp_path / "copy.sqlite3").stat().st_size > 0
+    again = run(["db", "backup", str(tmp_path / "copy.sqlite3")], kb_dir)
+    assert again.exit_code == 2 and "exists" in again.stderr
+
+
+def test_training_commands_refuse_bad_input(kb_dir: Path, tmp_path: Path) -> None:
+    bad_token = run(["progress", "--token", "nope"], kb_dir)
+    assert bad_token.exit_code == 1 and "unknown trainee token" in bad_token.stderr
+    token = json.loads(run(["trainee"], kb_dir).stdout)["token"]
+    bad_n = run(["exam", "--token", token, "--n", "0"], kb_dir)
+    assert bad_n.exit_code == 2 and "n" in bad_n.stderr
+    bad_file = tmp_path / "h.json"
+    bad_file.write_text('{"answers": [{"question_id": 1}], "reviews": []}', "utf-8")
+    refused = run(["history", "import", str(bad_file), "--token", token], kb_dir)
+    assert refused.exit_code == 2 and "answers.0" in refused.stderr
+
+
+def test_serve_migrates_first_and_only_warns_when_it_cannot(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from api.cli_training import migrate_on_start
+
+    migrate_on_start(Settings(data_dir=tmp_path))
+    with sqlite3.connect(tmp_path / "training.sqlite3") as conn:
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert {"trainees", "answers", "reviews", "alembic_version"} <= tables
+    unreachable = "postgresql://nobody@127.0.0.1:1/none?connect_timeout=2"
+    migrate_on_start(Settings(data_dir=tmp_path, database_url=unreachable))
+    assert "training routes answer 503" in capsys.readouterr().err
