@@ -13,6 +13,7 @@ from rdflib import Graph
 
 from kb.answering.answer import Answerer
 from kb.answering.cache import AnswerCache, answer_key
+from kb.answering.suggest import suggest_cards
 from kb.cards.report import card_report
 from kb.cards.service import CardService
 from kb.config import Settings
@@ -115,8 +116,35 @@ class RulingsService:
         if cached is not None:
             return cached
         answer = self.answerer.answer(text, fmt, k)
+        answer["suggestions"] = self.did_you_mean(answer)
         self.answers.put(key, answer)
         return answer
+
+    def did_you_mean(self, answer: dict[str, Any]) -> list[dict[str, Any]]:
+        """Cards a no-ruling answer's question may mean: its name-like spans no card or format
+        was linked to, found by card search at `suggest_min_score` or more (kb.answering.suggest)."""
+        if answer["verdict"] is not None or answer["reasoner"] != "none":
+            return []
+        limit = self.settings.suggest_min_score
+        if limit > 1:
+            return []
+        taken = [
+            (e["span"][0], e["span"][1])
+            for e in answer["entities"]
+            if e["type"] in ("Card", "Format")
+        ]
+        found = suggest_cards(answer["question"], taken, self.card_service.index, limit)
+        return [
+            {
+                "span": [s.start, s.end],
+                "text": s.text,
+                "id": s.card,
+                "name_en": s.name_en,
+                "name_pt": s.name_pt,
+                "score": s.score,
+            }
+            for s in found
+        ]
 
     # --- search --------------------------------------------------------------------------
     def search(
@@ -167,6 +195,9 @@ class RulingsService:
                     "label_pt": f.label_pt,
                     "label_en": f.label_en,
                     "documents": list(f.documents),
+                    "card_pool": bool(f.card_pool),
+                    "banlist": f.banlist is not None,
+                    "deck_rules": f.deck is not None,
                 }
                 for f in self.formats.specs
             ],
