@@ -406,7 +406,7 @@ def check_decks(
         try:
             report = check_deck(text, index, spec, sources, max_copies)
         except InvalidQuery as exc:
-            raise InvalidQuery(f"decks[{i - 1}]", exc.reason) from exc
+            raise InvalidQuery(f"decks.{i - 1}", exc.reason) from exc
         for v in report.violations:
             v.duelist = i
         for res in report.resolved:

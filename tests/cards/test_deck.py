@@ -257,7 +257,7 @@ def test_each_duelist_checks_their_own_deck(index: CardIndex) -> None:
     assert not mixed.ok and [(v.duelist, v.kind) for v in mixed.violations] == [(2, "limited")]
     with pytest.raises(InvalidQuery, match="one deck per player"):
         check_decks([one, one], index, RETRO, RuleSources(sample_graph(), RETRO))
-    with pytest.raises(InvalidQuery, match=r"decks\[1\]"):
+    with pytest.raises(InvalidQuery, match=r"decks\.1"):
         check_decks([one, "???"], index, PAIRS, sources)
 
 
