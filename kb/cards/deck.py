@@ -143,11 +143,9 @@ def _past(entries: Sequence[Entry], most: int) -> Entry | None:
 
 
 def _at(lines: list[int]) -> str:
-    """Where in the deck, for a message: ` (line 12)`, ` (lines 12, 40)`."""
-    if not lines:
-        return ""
+    """Where in the deck, for a message: `line 12`, `lines 12, 40`."""
     word = "line" if len(lines) == 1 else "lines"
-    return f" ({word} {', '.join(map(str, lines))})"
+    return f"{word} {', '.join(map(str, lines))}"
 
 
 def _written_as(name: str, record: CardRecord) -> bool:
@@ -344,7 +342,7 @@ def _card_violations(tally: _Tally, spec: FormatSpec, sources: RuleSources) -> l
                 kind=kind,
                 card=r.name_en,
                 card_id=r.id,
-                message=message + _at(lines),
+                message=message,
                 source=sources.source(kind),
                 line=first,
                 lines=lines,
@@ -356,7 +354,8 @@ def _card_violations(tally: _Tally, spec: FormatSpec, sources: RuleSources) -> l
         released = f"; first TCG release {r.first_tcg_date}" if r.first_tcg_date else ""
         add(
             "not-in-pool",
-            f"{_named(r)} is not in the {spec.label_en} card pool{released} ({tally.where()})",
+            f"{_named(r)} is not in the {spec.label_en} card pool{released} "
+            f"({tally.where()}; {_at(every)})",
             every,
             every[0],
         )
@@ -367,8 +366,8 @@ def _card_violations(tally: _Tally, spec: FormatSpec, sources: RuleSources) -> l
             add(
                 _LIMIT_KINDS[limit],
                 f"{_named(r)} {_LIMIT_WORDS[limit]} in {spec.label_en}; "
-                f"the deck holds {tally.total} ({tally.where()}), past the limit on line "
-                f"{over.line}",
+                f"the deck holds {tally.total} ({tally.where()}; {_at(every)}), past the limit "
+                f"from line {over.line}",
                 every,
                 over.line,
             )
@@ -380,7 +379,7 @@ def _card_violations(tally: _Tally, spec: FormatSpec, sources: RuleSources) -> l
             why = "is an Extra Deck monster but is listed in the Main Deck"
         else:
             why = "cannot be in the Extra Deck (not a Fusion, Synchro, Xyz or Link Monster)"
-        add("misplaced", f"{_named(r)} {why}", lines, lines[0])
+        add("misplaced", f"{_named(r)} {why} ({_at(lines)})", lines, lines[0])
     return out
 
 

@@ -197,7 +197,7 @@ def test_every_violation_from_lines_names_them(index: CardIndex) -> None:
     )
     limited = by["Mystical Space Typhoon", "limited"]
     assert (limited.line, limited.lines) == (44, [39, 44])  # the second copy is on line 44
-    assert "lines 39, 44" in limited.message and "past the limit on line 44" in limited.message
+    assert "(1 in Main, 2 in Side; lines 39, 44), past the limit from line 44" in limited.message
     copies = by["Sangan", "copies"]
     assert (copies.line, copies.lines) == (46, [42, 45, 46])  # the 4th copy
     assert (by["Stardust Dragon", "misplaced"].line, by["Stardust Dragon", "misplaced"].lines) == (
