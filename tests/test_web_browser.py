@@ -496,12 +496,14 @@ def test_no_raw_codes_in_the_portuguese_answers_and_card_views(
         assert not RAW.search(shown), (url, RAW.search(shown))
     page.goto(server + "/?view=cards&type=trap")
     page.wait_for_selector(".card-hit")
-    kinds = set(page.locator(".card-hit .badge").all_text_contents())
+    kinds = set(page.locator(".card-hit .badge:not(.badge-status)").all_text_contents())
     assert kinds and kinds <= {
         "Armadilha Normal",
         "Armadilha Contínua",
         "Armadilha Resposta",
     }, kinds
+    statuses = {s.split(" · ")[0] for s in page.locator(".badge-status").all_text_contents()}
+    assert statuses <= {"Proibido", "Limitado", "Semi-Limitado"}, statuses
 
 
 @pytest.mark.parametrize("width", WIDTHS)
