@@ -101,6 +101,7 @@ class RulingsService:
                 context_weight=settings.statement_context_weight,
                 tie_margin=settings.statement_tie_margin,
             ),
+            suggest=self._suggest,
         )
         self.answers = AnswerCache(settings.answer_cache)
 
@@ -116,24 +117,17 @@ class RulingsService:
         if cached is not None:
             return cached
         answer = self.answerer.answer(text, fmt, k)
-        answer["suggestions"] = self.did_you_mean(answer)
         self.answers.put(key, answer)
         return answer
 
-    def did_you_mean(self, answer: dict[str, Any]) -> list[dict[str, Any]]:
-        """Cards a no-ruling answer's question may mean: its name-like spans no card or format
-        was linked to, found by card search at `suggest_min_score` or more (kb.answering.suggest)."""
-        if answer["verdict"] is not None or answer["reasoner"] != "none":
-            return []
+    def _suggest(self, question: str, taken: list[tuple[int, int]]) -> list[dict[str, Any]]:
+        """The Answerer's "did you mean": cards the question's name-like spans outside `taken`
+        (the linked cards and formats) may mean, found by card search at `suggest_min_score` or
+        more (kb.answering.suggest); none when the setting is above 1."""
         limit = self.settings.suggest_min_score
         if limit > 1:
             return []
-        taken = [
-            (e["span"][0], e["span"][1])
-            for e in answer["entities"]
-            if e["type"] in ("Card", "Format")
-        ]
-        found = suggest_cards(answer["question"], taken, self.card_service.index, limit)
+        found = suggest_cards(question, taken, self.card_service.index, limit)
         return [
             {
                 "span": [s.start, s.end],

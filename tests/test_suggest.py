@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from api.cli import did_you_mean
-from kb.answering.suggest import name_runs, suggest_cards
+from kb.answering.suggest import name_runs, respan, suggest_cards
 from kb.cards.search import CardIndex
 from kb.schemas import Answer
 from kb.service import RulingsService
@@ -61,10 +61,9 @@ def test_the_answer_carries_suggestions_only_without_a_ruling(
     assert answer.suggestions[0].id == "card/gaia-dragon-the-thunder-charger"
     ruled = hash_service.ask("Julgamento Solene pode negar a Invocação do Dragão Cibernético?")
     assert ruled["verdict"] == "yes" and ruled["suggestions"] == []
-    answered = hash_service.ask(HALF_REMEMBERED)
     off = replace(hash_service.settings, suggest_min_score=1.01)
     monkeypatch.setattr(hash_service, "settings", off)
-    assert hash_service.did_you_mean(answered) == []
+    assert hash_service.answerer.answer(HALF_REMEMBERED, None, 5)["suggestions"] == []
 
 
 def test_route_json_and_cli_text_show_them(hash_service: RulingsService) -> None:
@@ -75,3 +74,13 @@ def test_route_json_and_cli_text_show_them(hash_service: RulingsService) -> None
     assert body["question"][first["span"][0] : first["span"][1]] == first["text"]
     [line, *_] = did_you_mean(body)
     assert "did you mean: Gaia Dragon, the Thunder Charger" in line and "Dragão Gaia" in line
+
+
+def test_suggestions_of_a_question_asked_in_other_words_keep_their_words() -> None:
+    found = [
+        {"span": [4, 15], "text": "Dragão Gaia", "id": "card/x"},
+        {"span": [0, 2], "text": "zz"},
+    ]
+    asked = "Why can't Dragão Gaia attack?"
+    [moved] = respan(found, asked)
+    assert asked[moved["span"][0] : moved["span"][1]] == "Dragão Gaia"

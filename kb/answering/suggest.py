@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from rapidfuzz import fuzz
 
@@ -159,3 +160,14 @@ def suggest_cards(
                     )
     ranked = sorted(found.values(), key=lambda p: (p[0], p[1].name_en), reverse=True)
     return [s for _, s in ranked[:limit]]
+
+
+def respan(suggestions: list[dict[str, Any]], text: str) -> list[dict[str, Any]]:
+    """Suggestions made for a question asked in other words, with their spans in `text` (one
+    whose words `text` does not hold is dropped)."""
+    out = []
+    for s in suggestions:
+        at = text.find(s["text"])
+        if at >= 0:
+            out.append({**s, "span": [at, at + len(s["text"])]})
+    return out
