@@ -372,6 +372,17 @@ def ask(
             soft_wrap=True,
             highlight=False,
         )
+    for line in did_you_mean(result):
+        out.print(line, soft_wrap=True, highlight=False, markup=False)
+
+
+def did_you_mean(result: dict[str, Any]) -> list[str]:
+    """The answer's card suggestions as lines: the words asked, then each card (en / pt)."""
+    lines = []
+    for s in result.get("suggestions") or []:
+        pt = f" / {s['name_pt']}" if s.get("name_pt") and s["name_pt"] != s["name_en"] else ""
+        lines.append(f"  did you mean: {s['name_en']}{pt} ({s['id']}) for {s['text']!r}?")
+    return lines
 
 
 def answer_details(result: dict[str, Any]) -> str:

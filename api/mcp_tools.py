@@ -210,7 +210,9 @@ CORE_TOOLS: tuple[ToolSpec[Any], ...] = (
         "(the server's instructions list them); it is detected from the question otherwise."
         + HONEST
         + " A null "
-        "verdict's citations are only the closest passages, not a ruling.",
+        "verdict's citations are only the closest passages, not a ruling; without a ruling, "
+        "`suggestions` lists cards a half-remembered name in the question may mean (ask again "
+        "with the card's exact name).",
         AskArgs,
         Answer,
         "question",

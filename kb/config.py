@@ -92,6 +92,12 @@ class Settings:
         "Answers each server process keeps in memory (least recently used dropped first), keyed "
         "by question, format, k and build id; 0 turns the cache off.",
     )
+    suggest_min_score: float = _setting(
+        0.85,
+        "Card-search score (0..1) a name-like span of a question must reach for an answer that "
+        'finds no ruling to suggest the card (`suggestions`: "did you mean"); above 1 turns '
+        "suggestions off.",
+    )
     workers: int = _setting(
         1,
         "Server processes `serve` runs: 1 serves from the `serve` process itself; N > 1 forks N "

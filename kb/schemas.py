@@ -113,6 +113,18 @@ class AnswerValue(Closed):
     unit: str | None = Field(description="The unit of a number (copies, LP …), or null.")
 
 
+class CardSuggestion(Closed):
+    """A card the question may mean ("did you mean"): a span that reads like a card name the
+    linker did not resolve, and the card card search finds for it."""
+
+    span: tuple[int, int] = Field(description="[start, end) offsets into the question text.")
+    text: str = Field(description="The question's words at that span.")
+    id: str = Field(description="The card's id (card/…).")
+    name_en: str
+    name_pt: str | None
+    score: float = Field(ge=0, le=1, description="Card search's score for the span.")
+
+
 class Answer(Closed):
     """`POST /ask` and `ygo-rulings ask --json`."""
 
@@ -131,6 +143,11 @@ class Answer(Closed):
         description="What decided: a reasoner's name (see /stats), claim, statement, or none."
     )
     value: AnswerValue | None = Field(description="The value it states, when it states one.")
+    suggestions: list[CardSuggestion] = Field(
+        default_factory=list,
+        description="Did you mean: when no ruling is found, cards a name-like span of the question "
+        "may mean (best first; empty otherwise).",
+    )
 
 
 # --- search and link ----------------------------------------------------------------------------
@@ -234,6 +251,9 @@ class FormatInfo(Closed):
     label_pt: str
     label_en: str
     documents: list[str] = Field(description="The documents that define it.")
+    card_pool: bool = Field(description="It declares a card pool (cards outside it are illegal).")
+    banlist: bool = Field(description="It declares a Forbidden & Limited list (GET /banlist).")
+    deck_rules: bool = Field(description="It declares deck rules (POST /deck/validate).")
 
 
 class Stats(Closed):
@@ -510,6 +530,11 @@ class DocumentLayout(Closed):
     blocks: list[LayoutBlock]
 
 
+class ListMark(Closed):
+    format: str = Field(description="A format with a Forbidden & Limited list.")
+    status: Literal["forbidden", "limited", "semi-limited"]
+
+
 class CatalogEntry(Closed):
     id: str
     name_en: str
@@ -521,6 +546,10 @@ class CatalogEntry(Closed):
     level: int | None
     rank: int | None
     link_rating: int | None
+    lists: list[ListMark] = Field(
+        description="Its status on each format's Forbidden & Limited list that names it (the "
+        "page's badges); a card no list names has none."
+    )
 
 
 class CatalogPage(Closed):

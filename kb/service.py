@@ -15,6 +15,7 @@ from rdflib import Graph
 from kb.answering.answer import Answerer
 from kb.answering.cache import AnswerCache, answer_key
 from kb.answering.claims import ClaimSettings
+from kb.answering.suggest import suggest_cards
 from kb.cards.report import card_report
 from kb.cards.service import CardService
 from kb.config import Settings
@@ -114,6 +115,7 @@ class RulingsService:
                 other_case=settings.claim_other_case,
                 class_penalty=settings.claim_class_penalty,
             ),
+            suggest=self._suggest,
         )
         self.answers = AnswerCache(settings.answer_cache)
 
@@ -131,6 +133,26 @@ class RulingsService:
         answer = self.answerer.answer(text, fmt, k)
         self.answers.put(key, answer)
         return answer
+
+    def _suggest(self, question: str, taken: list[tuple[int, int]]) -> list[dict[str, Any]]:
+        """The Answerer's "did you mean": cards the question's name-like spans outside `taken`
+        (the linked cards and formats) may mean, found by card search at `suggest_min_score` or
+        more (kb.answering.suggest); none when the setting is above 1."""
+        limit = self.settings.suggest_min_score
+        if limit > 1:
+            return []
+        found = suggest_cards(question, taken, self.card_service.index, limit)
+        return [
+            {
+                "span": [s.start, s.end],
+                "text": s.text,
+                "id": s.card,
+                "name_en": s.name_en,
+                "name_pt": s.name_pt,
+                "score": s.score,
+            }
+            for s in found
+        ]
 
     # --- search --------------------------------------------------------------------------
     def search(
@@ -181,6 +203,9 @@ class RulingsService:
                     "label_pt": f.label_pt,
                     "label_en": f.label_en,
                     "documents": list(f.documents),
+                    "card_pool": bool(f.card_pool),
+                    "banlist": f.banlist is not None,
+                    "deck_rules": f.deck is not None,
                 }
                 for f in self.formats.specs
             ],

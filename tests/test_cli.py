@@ -129,6 +129,15 @@ def test_ask_text_and_json(kb_dir: Path, question: str, verdict: str | None, sho
         assert f"confidence {body['confidence']:.2f}" in first
 
 
+def test_ask_says_which_card_a_half_remembered_name_may_mean(kb_dir: Path) -> None:
+    question = "Dragão Gaia, o Cavaleiro do Trovão pode atacar duas vezes?"
+    body = json.loads(run(["ask", question, "--json"], kb_dir).stdout)
+    assert body["verdict"] is None and body["suggestions"]
+    card = body["suggestions"][0]
+    text = run(["ask", question], kb_dir)
+    assert text.exit_code == 0 and f"did you mean: {card['name_en']}" in text.stdout
+
+
 @pytest.mark.parametrize(
     ("answer", "details"),
     [

@@ -242,9 +242,9 @@ def test_answer_forms(bank: QuestionBank) -> None:
     ("answers", "field"),
     [
         ([], "answers"),
-        ([{"id": "tf:nope:s0:true", "answer": "true"}], "answers[0].id"),
-        ([{"id": "summon:card/cyber-dragon", "answer": "maybe"}], "answers[0].answer"),
-        ([{"id": "summon:card/cyber-dragon", "answer": None}], "answers[0].answer"),
+        ([{"id": "tf:nope:s0:true", "answer": "true"}], "answers.0.id"),
+        ([{"id": "summon:card/cyber-dragon", "answer": "maybe"}], "answers.0.answer"),
+        ([{"id": "summon:card/cyber-dragon", "answer": None}], "answers.0.answer"),
     ],
 )
 def test_bad_answers(bank: QuestionBank, answers: list, field: str) -> None:

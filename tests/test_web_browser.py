@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import parse_qs, quote, urlsplit
 
 import httpx
 import pytest
@@ -495,12 +496,14 @@ def test_no_raw_codes_in_the_portuguese_answers_and_card_views(
         assert not RAW.search(shown), (url, RAW.search(shown))
     page.goto(server + "/?view=cards&type=trap")
     page.wait_for_selector(".card-hit")
-    kinds = set(page.locator(".card-hit .badge").all_text_contents())
+    kinds = set(page.locator(".card-hit .badge:not(.badge-status)").all_text_contents())
     assert kinds and kinds <= {
         "Armadilha Normal",
         "Armadilha Contínua",
         "Armadilha Resposta",
     }, kinds
+    statuses = {s.split(" · ")[0] for s in page.locator(".badge-status").all_text_contents()}
+    assert statuses <= {"Proibido", "Limitado", "Semi-Limitado"}, statuses
 
 
 @pytest.mark.parametrize("width", WIDTHS)
@@ -614,6 +617,8 @@ def test_main_views_fit_a_390px_phone(server: str, page: Any) -> None:
         ("/?view=cards", ".card-hit"),
         ("/?view=node&id=card%2Fjinzo", "#node-body .props"),
         ("/?view=browse", ".outline li"),
+        ("/?view=banlist&format=edison", ".banlist-cards li"),
+        ("/?view=deck", "#deck-format:has(option)"),
         ("/?view=quiz&seed=3", "#quiz-questions fieldset"),
         ("/?view=sparql&query=" + quote(SPARQL_CONSTRUCT), ".sparql-text"),
         ("/?view=sparql&query=" + quote(SPARQL_MALFORMED), ".sparql-caret"),
@@ -861,3 +866,158 @@ def test_the_sparql_view_shows_results_and_errors_in_the_page_language(
         assert page.text_content("label[for=sparql-query]") == "Query"
     finally:
         page.evaluate(f"() => localStorage.removeItem({LANG_KEY!r})")
+
+
+# --- deck checker, banlist view, list badges, did you mean -----------------------------------------
+# Line 1 "Main:", 2 three Sangan (Limited in Edison: past the limit here), 3 Pot of Greed (Forbidden),
+# 4-5 a Mystical Space Typhoon each (Limited: the second copy, line 5, goes over), 6 an Extra Deck
+# monster in the Main Deck, 7 no card, 8 "Extra:", 9 a Sangan in the Extra Deck.
+DECK = (
+    "Main:\n3 Sangan\n1 Pot of Greed\n1 Mystical Space Typhoon\n1 Mystical Space Typhoon\n"
+    "1 Stardust Dragon\nPotion of Grid\nExtra:\n1 Sangan"
+)
+
+
+def selected_text(page: Any, selector: str) -> str:
+    return page.eval_on_selector(
+        selector, "el => el.value.slice(el.selectionStart, el.selectionEnd)"
+    )
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_deck_checker_shows_each_violation_with_its_lines_and_source(
+    server: str, page: Any, width: int
+) -> None:
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(server + "/?view=deck&format=edison")
+    page.locator("#deck-format option[value=edison]").wait_for(state="attached")
+    assert page.input_value("#deck-format") == "edison"
+    page.fill("#deck-text", DECK)
+    page.click("#deck-form button[type=submit]")
+    report = page.locator(".deck-report")
+    report.wait_for()
+    expected = httpx.post(server + "/deck/validate", json={"format": "edison", "deck": DECK}).json()
+    assert report.get_attribute("data-ok") == "false" and not expected["ok"]
+    items = page.locator(".violation")
+    assert items.count() == len(expected["violations"])
+    shown = {
+        (items.nth(i).get_attribute("data-kind"), items.nth(i).get_attribute("data-line"))
+        for i in range(items.count())
+    }
+    assert shown == {
+        (v["kind"], None if v["line"] is None else str(v["line"])) for v in expected["violations"]
+    }
+    assert {("forbidden", "3"), ("limited", "5"), ("limited", "2"), ("unknown-card", "7")} <= shown
+    assert ("misplaced", "6") in shown and ("misplaced", "9") in shown
+    forbidden = page.locator(".violation[data-kind=forbidden]")
+    assert forbidden.locator(".violation-kind").text_content() == "Proibido"
+    assert forbidden.locator(".violation-card").text_content() == "Pot of Greed"
+    source = forbidden.locator(".violation-source a")
+    assert source.get_attribute("href").startswith("/doc/edison#s=")
+    forbidden.locator(".line-link").first.click()  # selects the line in the text box
+    assert selected_text(page, "#deck-text") == "1 Pot of Greed"
+    typhoon = page.locator(".violation[data-kind=limited][data-line='5']")
+    assert typhoon.locator(".line-link").all_text_contents() == ["Linha 5", "Linhas 4–5"]
+    typhoon.locator(".line-link").nth(1).click()
+    assert selected_text(page, "#deck-text") == "1 Mystical Space Typhoon\n1 Mystical Space Typhoon"
+    assert "format=edison" in page.url and "Sangan" not in page.url  # the deck stays on the page
+    no_horizontal_scroll(page, width, "deck checker")
+
+
+def test_the_deck_checker_says_a_deck_is_legal_and_words_a_refusal(server: str, page: Any) -> None:
+    legal = "\n".join(["Main:", *(f"3 {n}" for n in LEGAL_FILLER)])
+    page.goto(server + "/?view=deck")
+    page.locator("#deck-format option[value=general]").wait_for(state="attached")
+    page.fill("#deck-text", legal)
+    page.click("#deck-form button[type=submit]")
+    page.locator(".deck-report[data-ok=true]").wait_for()
+    assert page.locator(".violation").count() == 0
+    assert "Principal 42" in page.text_content(".deck-counts")
+    page.fill("#deck-text", "#main\nabc")
+    page.click("#deck-form button[type=submit]")
+    error = page.locator("#deck-results .notice.error")
+    error.wait_for()
+    assert "«deck»" in error.text_content()
+
+
+# 14 cards with no limit in the general rules: 42 cards at 3 copies each.
+LEGAL_FILLER = [
+    "Sangan", "Jinzo", "Cyber Dragon", "Mystical Elf", "Celtic Guardian", "Dark Magician",
+    "Summoned Skull", "Gemini Elf", "Vorse Raider", "Giant Soldier of Stone", "Kuriboh",
+    "Man-Eater Bug", "Sakuretsu Armor", "Magic Cylinder",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_banlist_view_lists_each_status_and_filters(server: str, page: Any, width: int) -> None:
+    page.set_viewport_size({"width": width, "height": 900})
+    expected = httpx.get(server + "/banlist", params={"format": "edison"}).json()
+    page.goto(server + "/?view=banlist&format=edison")
+    forbidden = page.locator(".banlist-group[data-status=forbidden] .banlist-cards li")
+    forbidden.first.wait_for()
+    assert forbidden.count() == expected["counts"]["forbidden"] == len(expected["forbidden"])
+    limited = page.locator(".banlist-group[data-status=limited] .banlist-cards li")
+    assert limited.count() == expected["counts"]["limited"]
+    semi = page.locator(".banlist-group[data-status=semi-limited] .banlist-cards li")
+    assert semi.count() == expected["counts"]["semi_limited"]
+    assert "2010-03-01" in page.text_content(".banlist-meta")
+    assert page.locator(".banlist-group[data-status=forbidden] .badge-status").text_content() == (
+        "Proibido"
+    )
+    no_horizontal_scroll(page, width, "banlist")
+    page.fill("#banlist-filter", "Pote da Ganância")
+    page.wait_for_url(re.compile(r"q=Pote"))
+    page.locator(".banlist-group[data-status=limited] .empty").wait_for()
+    assert forbidden.all_text_contents()[0].startswith("Pote da Ganância")
+    assert forbidden.count() == 1
+    page.select_option("#banlist-format", "tag")
+    page.wait_for_url(re.compile(r"format=tag"))
+    page.locator(".banlist[data-format=tag]").wait_for()
+    tag = httpx.get(server + "/banlist", params={"format": "tag"}).json()
+    assert page.locator(".banlist-group[data-status=forbidden] .banlist-cards li").count() == sum(
+        1 for c in tag["forbidden"] if "pote da ganancia" in fold_name(c)
+    )
+    no_horizontal_scroll(page, width, "banlist filtered")
+
+
+def fold_name(card: dict) -> str:
+    text = " ".join([card["name_en"], card.get("name_pt") or ""])
+    return "".join(
+        c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c)
+    ).lower()
+
+
+def test_card_results_and_card_views_show_list_badges(server: str, page: Any) -> None:
+    page.goto(server + "/?view=cards&q=" + quote("Pote da Ganância"))
+    pot = page.locator(
+        ".card-hit", has=page.locator(".card-name", has_text=re.compile("^Pote da Ganância$"))
+    )
+    badges = pot.locator(".badge-status[data-status=forbidden]")
+    badges.first.wait_for()
+    assert "Proibido · Edison" in badges.all_text_contents()
+    page.goto(server + "/?view=node&id=card%2Fpot-of-greed")
+    page.locator(".card-statuses .status-forbidden").first.wait_for()
+    assert "Proibido · Edison" in page.locator(".card-statuses .badge").all_text_contents()
+    page.goto(server + "/?view=node&id=card%2Fjinzo")
+    page.wait_for_selector("#node-body .props")
+    assert page.locator(".card-statuses .status-forbidden").count() == 0
+
+
+HALF_REMEMBERED = "Dragão Gaia, o Cavaleiro do Trovão pode atacar duas vezes?"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_half_remembered_card_name_gets_a_did_you_mean(
+    server: str, page: Any, width: int
+) -> None:
+    ask(page, server, HALF_REMEMBERED, width)
+    expected = httpx.post(server + "/ask", json={"question": HALF_REMEMBERED}).json()
+    first = expected["suggestions"][0]
+    suggestion = page.locator(".did-you-mean .suggestion").first
+    assert suggestion.get_attribute("data-id") == first["id"]
+    assert suggestion.locator(".suggestion-ask").text_content() == first["name_pt"]
+    href = suggestion.locator(".suggestion-ask").get_attribute("href")
+    [asked] = parse_qs(urlsplit(href).query)["q"]
+    start, end = first["span"]
+    assert asked == HALF_REMEMBERED[:start] + first["name_pt"] + HALF_REMEMBERED[end:]
+    no_horizontal_scroll(page, width, "did you mean")

@@ -161,7 +161,9 @@ def test_script_never_inserts_markup() -> None:
     assert {p.name for p in scripts} == {
         "answer.js",
         "app.js",
+        "banlist.js",
         "cards.js",
+        "deck.js",
         "core.js",
         "docview.js",
         "errors.js",
@@ -254,6 +256,31 @@ def test_catalog_page_counts_and_pages_every_card(client: TestClient) -> None:
     by_en = client.get("/catalog/page", params={"lang": "en", "limit": 100}).json()["cards"]
     folded = [fold(c["name_en"]) for c in by_en]
     assert folded == sorted(folded) and by_en != first["cards"][:100]
+
+
+def test_catalog_cards_carry_their_list_statuses_for_the_badges(client: TestClient) -> None:
+    """`lists`: the card's status on each format's Forbidden & Limited list that names it, the
+    same status as the format's /banlist."""
+    found = client.get("/catalog/page", params={"q": "Pot of Greed", "limit": 1}).json()
+    [pot] = found["cards"]
+    listed = {f["id"] for f in client.get("/stats").json()["formats"] if f["banlist"]}
+    assert pot["id"] == "card/pot-of-greed" and {m["format"] for m in pot["lists"]} <= listed
+    for mark in pot["lists"]:
+        banlist = client.get("/banlist", params={"format": mark["format"]}).json()
+        key = mark["status"].replace("-", "_")
+        assert pot["id"] in {c["id"] for c in banlist[key]}
+    assert {"format": "edison", "status": "forbidden"} in pot["lists"]
+    plain = client.get("/catalog/page", params={"q": "Sangan", "limit": 1, "format": "tag"})
+    assert all(m["status"] != "forbidden" for m in plain.json()["cards"][0]["lists"])
+
+
+def test_stats_say_which_formats_have_card_rules(client: TestClient) -> None:
+    formats = {f["id"]: f for f in client.get("/stats").json()["formats"]}
+    assert formats["edison"]["banlist"] and formats["edison"]["card_pool"]
+    assert formats["general"]["deck_rules"] and not formats["general"]["banlist"]
+    for fid, f in formats.items():
+        status = client.get("/banlist", params={"format": fid}).status_code
+        assert (status == 200) == f["banlist"], fid
 
 
 @pytest.mark.parametrize(

@@ -26,6 +26,7 @@ the loaded artifact, not new queries):
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -36,8 +37,10 @@ from rapidfuzz import process
 
 from api.doc_layout import document_layout
 from api.errors import error_responses
+from kb.cards.banlist import STATUS_NAMES, list_status
 from kb.cards.table import CardRecord
 from kb.errors import InvalidQuery, NotFound, out_of_range, too_long, unknown_value
+from kb.formats import FormatSpec
 from kb.graph import KnowledgeGraph
 from kb.ids import fold
 from kb.presentation.codes import codes_json
@@ -187,7 +190,17 @@ def catalog_view(service: RulingsService) -> dict[str, Any]:
     return {"cards": cards}
 
 
-def catalog_entry(r: CardRecord) -> dict[str, Any]:
+def list_marks(r: CardRecord, specs: Sequence[FormatSpec]) -> list[dict[str, str]]:
+    """The card's status on each list that names it (formats without a list are skipped)."""
+    marks = []
+    for spec in specs:
+        status = list_status(r, spec)
+        if status is not None:
+            marks.append({"format": spec.id, "status": STATUS_NAMES[status]})
+    return marks
+
+
+def catalog_entry(r: CardRecord, specs: Sequence[FormatSpec] = ()) -> dict[str, Any]:
     return {
         "id": r.id,
         "name_en": r.name_en,
@@ -199,6 +212,7 @@ def catalog_entry(r: CardRecord) -> dict[str, Any]:
         "level": r.level,
         "rank": r.rank,
         "link_rating": r.link_rating,
+        "lists": list_marks(r, specs),
     }
 
 
@@ -236,7 +250,8 @@ def catalog_page(
         order = cached if cached is not None else alphabetical(service, card_type, attr, fmt, lang)
         if orders is not None:
             orders[key] = order
-    page = [catalog_entry(index.records[i]) for i in order[offset : offset + limit]]
+    listed = [spec for spec in service.formats.specs if spec.banlist is not None]
+    page = [catalog_entry(index.records[i], listed) for i in order[offset : offset + limit]]
     return {
         "q": query or None,
         "type": card_type,

@@ -14,7 +14,7 @@ import {
   placeLabel,
   truncate,
 } from "./core.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 import { label, valueText } from "./labels.js";
 
 const RELATED_PASSAGES = 6;
@@ -83,6 +83,7 @@ export async function answerCard(a) {
       h("strong", { class: "value" }, valueText(a.value))));
   }
   card.append(h("p", { class: "answer-text" }, a.answer || t("answer.none")));
+  if ((a.suggestions || []).length) card.append(await didYouMean(a));
   const facts = h("dl", { class: "facts-row" });
   const pct = a.verdict === "yes" || a.verdict === "no" ? confidencePercent(a.confidence) : null;
   if (pct !== null) {
@@ -139,6 +140,24 @@ export async function answerCard(a) {
     card.append(h("h3", {}, t("answer.relatedEntities")), list);
   }
   return card;
+}
+
+/** "Did you mean": each card a span of the question may mean, as the question asked again with
+ * the card's name in place of the span, and a link to the card's page. */
+async function didYouMean(a) {
+  const cardHref = await cardLinker(a.suggestions[0].id);
+  const list = h("ul", { class: "suggestions" });
+  for (const s of a.suggestions) {
+    const name = (lang === "en" ? s.name_en : s.name_pt || s.name_en) || s.id;
+    const [start, end] = s.span;
+    const asked = a.question.slice(0, start) + name + a.question.slice(end);
+    const params = new URLSearchParams({ q: asked, ...(a.format ? { format: a.format } : {}) });
+    list.append(h("li", { class: "suggestion", "data-id": s.id },
+      h("a", { class: "suggestion-ask", href: "/?" + params.toString() }, name),
+      " ", h("span", { class: "meta" }, t("answer.insteadOf", { text: s.text })),
+      " · ", h("a", { class: "suggestion-card", href: cardHref ? cardHref(s.id) : nodeHref(s.id) }, t("answer.cardPage"))));
+  }
+  return h("div", { class: "did-you-mean" }, h("p", { class: "did-you-mean-title" }, t("answer.didYouMean")), list);
 }
 
 function relatedPassage(b, titles) {

@@ -1,8 +1,9 @@
 // ygo-rulings web page: plain ES modules, no build step, no network assets.
 // Every piece of data goes into the page through textContent and attributes, never parsed as markup.
 // Views: ask (default), /doc/{document}, ?view=node|browse|cards here; ?view=quiz in quiz.js,
-// ?view=sparql in sparql.js.
+// ?view=sparql in sparql.js, ?view=deck in deck.js, ?view=banlist in banlist.js.
 import { answerCard, searchCard } from "./answer.js";
+import { cardStatusBadges, renderBanlist, submitBanlist } from "./banlist.js";
 import { renderCards, submitCards } from "./cards.js";
 import {
   api,
@@ -27,6 +28,7 @@ import {
   sourceHref,
   truncate,
 } from "./core.js";
+import { renderDeck, submitDeck } from "./deck.js";
 import { renderDocument } from "./docview.js";
 import { applyStaticText, EXAMPLES, lang, t, toggleLang } from "./i18n.js";
 import { cardRows, label } from "./labels.js";
@@ -34,9 +36,10 @@ import { checkQuiz, renderQuiz, submitQuizSetup } from "./quiz.js";
 import { renderSparql, submitSparql } from "./sparql.js";
 
 // ---------------------------------------------------------------------------------------
-// Views. The URL says which: /doc/{doc} or /?view=browse|cards|quiz|sparql|node, else ask.
+// Views. The URL says which: /doc/{doc} or /?view=browse|cards|deck|banlist|quiz|sparql|node,
+// else ask.
 // ---------------------------------------------------------------------------------------
-const VIEWS = ["ask", "doc", "node", "browse", "cards", "quiz", "sparql"];
+const VIEWS = ["ask", "doc", "node", "browse", "cards", "deck", "banlist", "quiz", "sparql"];
 
 function currentView() {
   if (location.pathname.startsWith("/doc/")) return "doc";
@@ -60,6 +63,8 @@ function route() {
   if (view === "node") return renderNode(params.get("id") || "");
   if (view === "browse") return renderBrowse(params);
   if (view === "cards") return renderCards();
+  if (view === "deck") return renderDeck(params);
+  if (view === "banlist") return renderBanlist(params);
   if (view === "quiz") return renderQuiz(params);
   if (view === "sparql") return renderSparql(params);
   return renderAsk(params);
@@ -123,6 +128,10 @@ async function renderNode(id) {
   title.textContent = name;
   document.title = name + " · ygo-rulings";
   clear(body);
+  if (node.type === "Card") {
+    const badges = await cardStatusBadges(node.id);
+    if (badges.length) body.append(h("p", { class: "card-statuses" }, ...badges));
+  }
   const dl = h("dl", { class: "props" },
     h("dt", {}, "id"), h("dd", {}, h("code", {}, node.id)),
     h("dt", {}, t("node.type")), h("dd", {}, label("nodeType", node.type)),
@@ -268,6 +277,8 @@ function start() {
   applyStaticText();
   document.getElementById("ask-form").addEventListener("submit", submitAsk);
   document.getElementById("cards-form").addEventListener("submit", submitCards);
+  document.getElementById("deck-form").addEventListener("submit", submitDeck);
+  document.getElementById("banlist-form").addEventListener("submit", submitBanlist);
   document.getElementById("quiz-setup").addEventListener("submit", submitQuizSetup);
   document.getElementById("sparql-form").addEventListener("submit", submitSparql);
   document.getElementById("quiz-form").addEventListener("submit", (event) => {

@@ -1,6 +1,8 @@
 // The Cards view: every card of the card table through GET /catalog/page, searched as you type
-// (debounced), filtered by type, attribute and card pool, PAGE_SIZE cards a page.
+// (debounced), filtered by type, attribute and card pool, PAGE_SIZE cards a page; each card with
+// a badge for its status on each Forbidden & Limited list that names it.
 // The state lives in the URL (?view=cards&q=&type=&attribute=&format=&page=).
+import { cardFormats, listBadges } from "./banlist.js";
 import { api, cardLinker, clear, errorBox, fillSelect, h, loadingBox, nodeHref } from "./core.js";
 import { lang, t } from "./i18n.js";
 import { cardKind, label } from "./labels.js";
@@ -53,7 +55,7 @@ function formState() {
   };
 }
 
-function cardItem(c, href) {
+function cardItem(c, href, formats) {
   const name = (lang === "en" ? c.name_en || c.name_pt : c.name_pt || c.name_en) || c.id;
   const other = lang === "en" ? c.name_pt : c.name_en;
   const level = c.link_rating ? "Link " + c.link_rating
@@ -66,6 +68,7 @@ function cardItem(c, href) {
       h("span", { class: "badge badge-" + c.card_type }, cardKind(c)),
       c.attribute ? h("span", { class: "meta" }, label("attribute", c.attribute)) : null,
       level ? h("span", { class: "meta" }, level) : null,
+      ...listBadges(c.lists, formats),
     ),
   );
 }
@@ -93,7 +96,7 @@ async function draw(state) {
     return;
   }
   if (mine !== requestNo) return; // a newer keystroke's request owns the list
-  const wiki = await cardLinker(data.cards.length ? data.cards[0].id : null);
+  const [wiki, formats] = await Promise.all([cardLinker(data.cards.length ? data.cards[0].id : null), cardFormats()]);
   clear(out);
   out.setAttribute("aria-busy", "false");
   const pages = Math.max(1, Math.ceil(data.total / PAGE_SIZE));
@@ -107,7 +110,7 @@ async function draw(state) {
   count.textContent = t("cards.range", { from: number(from), to: number(to), total: number(data.total) });
   count.dataset.total = String(data.total);
   const list = h("ul", { class: "card-list" });
-  for (const c of data.cards) list.append(cardItem(c, wiki ? wiki(c.id) : nodeHref(c.id)));
+  for (const c of data.cards) list.append(cardItem(c, wiki ? wiki(c.id) : nodeHref(c.id), formats));
   out.append(list);
   const go = (page) => {
     const next = { ...state, page };

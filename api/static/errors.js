@@ -92,12 +92,16 @@ const FIELD_NAMES = {
     attribute: "atributo", id: "id", n: "número de perguntas", seed: "semente", topic: "tema",
     query: "consulta", limit: "limite", offset: "início", lang: "idioma", answers: "respostas",
     deck: "deck", decks: "decks", as: "representação", links: "links", template: "modelo de página",
+    rule_template: "modelo de página de regra", node_id: "id", card_id: "card", doc: "documento",
+    subject: "assunto", body: "corpo do pedido",
   },
   en: {
     question: "question", q: "search", k: "number of results", format: "format", type: "type",
     attribute: "attribute", id: "id", n: "number of questions", seed: "seed", topic: "topic",
     query: "query", limit: "limit", offset: "offset", lang: "language", answers: "answers",
     deck: "deck", decks: "decks", as: "representation", links: "links", template: "page template",
+    rule_template: "rule page template", node_id: "id", card_id: "card", doc: "document",
+    subject: "subject", body: "request body",
   },
 };
 

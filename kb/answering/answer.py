@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -10,6 +11,7 @@ from kb.answering.calibration import Calibration
 from kb.answering.claims import ClaimMatch, ClaimReader, ClaimSettings
 from kb.answering.definition import definition_decision
 from kb.answering.illustrated import illustrated_rule, with_illustrated_rules
+from kb.answering.suggest import respan
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
 from kb.ids import concept_id, fold
@@ -95,6 +97,10 @@ def _not_covered(topic_en: str, topic_pt: str) -> Decision:
     )
 
 
+# (question, spans already linked to a card or format) -> the `suggestions` of the answer
+Suggest = Callable[[str, list[tuple[int, int]]], list[dict[str, Any]]]
+
+
 class Answerer:
     """Composes reasoners, claims and retrieval into the /ask contract."""
 
@@ -106,8 +112,12 @@ class Answerer:
         formats: Formats | None = None,
         statement_settings: StatementSettings | None = None,
         claim_settings: ClaimSettings | None = None,
+        suggest: Suggest | None = None,
     ) -> None:
         self.kg = kg
+        # "Did you mean": the cards an answer without a ruling suggests (kb.answering.suggest
+        # over the card index; the service gives it, and none without it)
+        self.suggest = suggest
         self.index = index
         self.documents = documents
         self.formats = formats if formats is not None else Formats.of_nodes(kg.of_type("Format"))
@@ -139,7 +149,12 @@ class Answerer:
         presupposed = why_not_as_yes_no(text)
         if presupposed is not None:
             # "Why can't I X?": decided as "Can I X?", the reasoning is the why
-            return {**self.answer(presupposed, fmt, k), "question": text}
+            answered = self.answer(presupposed, fmt, k)
+            return {
+                **answered,
+                "question": text,
+                "suggestions": respan(answered["suggestions"], text),
+            }
         q = self.read(text, fmt)
         hits = self.index.search(text, SearchOptions(k=max(k, 8), format=q.format), q.mentions)
         own = q.format is not None and q.format != self.formats.base
@@ -672,4 +687,16 @@ class Answerer:
                 if d.value is not None
                 else None
             ),
+            "suggestions": self._suggestions(q, d),
         }
+
+    def _suggestions(self, q: Question, d: Decision) -> list[dict[str, Any]]:
+        """Without a ruling, the cards the question's unlinked name-like spans may mean."""
+        if self.suggest is None or d.verdict is not None or d.reasoner != "none":
+            return []
+        taken = [
+            (m.start, m.end)
+            for m in q.mentions
+            if self.index.linker.entries[m.entity].type in ("Card", "Format")
+        ]
+        return self.suggest(q.text, taken)

@@ -1,74 +1,49 @@
 """Deck checks: a `.ydk` file or a plain card list, checked against a format's card rules.
 
-Parsing is forgiving and exact about what it could not read: every entry keeps its line number,
-so a malformed line, an unknown password or an unknown name is reported naming it (with the
-closest cards). Names may be English or official pt-BR, without accents or with small typos: a
-clearly best match is taken and listed under `resolved`.
+The deck is read by `kb.cards.deck_list` (every entry keeps its line). Names may be English or
+official pt-BR, without accents or with small typos: a clearly best match is taken and listed
+under `resolved`; an unknown name or password is reported naming its line (with the closest cards).
 
 The checks are the spec's declarations (`kb.formats`): deck sizes, the card pool, the
 Forbidden & Limited list counted across Main+Extra+Side, three copies otherwise, and Extra Deck
 monsters (Fusion, Synchro, Xyz, Link) only in the Extra Deck. Each violation cites its rule
 (`kb.cards.banlist.RuleSources`). A format played with one deck per duelist (Tag Duel) checks each
 duelist's deck on its own.
+
+Every violation that comes from lines of the deck names them: `lines` lists them all (each line
+holding a copy of a card over its limit or outside the pool, each misplaced line, each line of a
+part past its maximum) and `line` is the one to edit first, where the deck goes wrong reading
+down: the line whose copies pass the card's limit (a Forbidden card's first line), the first
+misplaced line, the line holding the card past a part's maximum. A deck-wide problem that no line
+causes (a Main Deck under its minimum) has `line: null` and no `lines`.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
 
 from pydantic import Field
 
 from kb.cards.banlist import Closed, RuleSources, Source, in_pool, limit_of
+from kb.cards.deck_list import PART_LABELS, PARTS, Entry, Part, is_ydk, parse_deck
 from kb.cards.search import CardIndex, normalize
 from kb.cards.table import CardRecord
 from kb.errors import InvalidQuery
 from kb.formats import FormatSpec
 
-Part = Literal["main", "extra", "side"]
-PARTS: tuple[Part, ...] = ("main", "extra", "side")
-PART_LABELS: dict[Part, str] = {"main": "Main", "extra": "Extra", "side": "Side"}
+__all__ = [
+    "Counts",
+    "DeckReport",
+    "Resolved",
+    "Violation",
+    "check_deck",
+    "check_decks",
+    "is_ydk",
+    "parse_deck",
+]
+
 EXTRA_DECK_CLASSES = frozenset({"fusion", "synchro", "xyz", "link"})
-_YDK_HEADERS: dict[str, Part] = {"#main": "main", "#extra": "extra", "!side": "side"}
-_LIST_HEADERS: dict[str, Part] = {
-    **dict.fromkeys(
-        ["main", "main deck", "maindeck", "deck", "deck principal", "principal"], "main"
-    ),
-    **dict.fromkeys(["extra", "extra deck", "deck adicional", "adicional", "deck extra"], "extra"),
-    **dict.fromkeys(["side", "side deck", "deck auxiliar", "auxiliar", "deck lateral"], "side"),
-}
-# Headers inside a part ("Monsters:", "Magias:") that do not change it.
-# fmt: off
-_GROUP_HEADERS = frozenset({
-    "monster", "monsters", "spell", "spells", "trap", "traps", "monster cards", "spell cards",
-    "trap cards", "monstro", "monstros", "magia", "magias", "armadilha", "armadilhas", "cards",
-})
-# fmt: on
-_HEADER_COUNT = re.compile(r"\s*(?:\(\s*\d+\s*\)|[:\-]?\s*\d+)\s*:?\s*$")
-_COUNT_FIRST = re.compile(r"^(\d{1,3})(?:\s*[x×]\s+|[x×](?=\S)|\s+)(.+)$", re.I)
-_COUNT_LAST = re.compile(r"^(.+?)\s*[x×]\s*(\d{1,3})$", re.I)
-_PASSWORD = re.compile(r"^(\d{1,10})\s*(?:#.*)?$")
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One card line: where it is, what it says, and how many copies."""
-
-    line: int
-    text: str
-    part: Part
-    count: int
-    name: str | None = None
-    password: int | None = None
-
-
-@dataclass(frozen=True)
-class ParsedDeck:
-    kind: Literal["ydk", "list"]
-    entries: tuple[Entry, ...]
-    malformed: tuple[tuple[int, str, str], ...] = ()  # (line, text, why)
 
 
 class Counts(Closed):
@@ -87,7 +62,16 @@ class Violation(Closed):
     message: str
     source: Source | None = None
     line: int | None = Field(
-        default=None, description="The line of the entry, when one is at fault."
+        default=None,
+        description="The line to fix first (1-based): where the deck, read down, breaks the rule "
+        "(the line whose copies pass the card's limit, the first misplaced line, the line past a "
+        "part's maximum, the unknown or malformed line); null for a deck-wide problem no line "
+        "causes (a Main Deck under its minimum).",
+    )
+    lines: list[int] = Field(
+        default_factory=list,
+        description="Every line the violation comes from: each line holding a copy of the card "
+        "at fault, each misplaced line, each line of a part past its maximum.",
     )
     entry: str | None = None
     suggestions: list[str] = Field(default_factory=list)
@@ -122,99 +106,20 @@ class DeckReport(Closed):
     )
 
 
-# --- parsing ---------------------------------------------------------------------------------
-
-
-def is_ydk(text: str) -> bool:
-    for raw in text.splitlines():
-        line = raw.strip().lower()
-        if line in _YDK_HEADERS or line.startswith("#created by"):
-            return True
-    return False
-
-
-def parse_deck(text: str) -> ParsedDeck:
-    """A `.ydk` file (passwords under #main, #extra, !side) or a plain list of names."""
-    return _parse_ydk(text) if is_ydk(text) else _parse_list(text)
-
-
-def _parse_ydk(text: str) -> ParsedDeck:
-    part: Part = "main"
-    entries: list[Entry] = []
-    bad: list[tuple[int, str, str]] = []
-    for n, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line:
-            continue
-        if line[0] in "#!":
-            part = _YDK_HEADERS.get(line.lower().split()[0], part)
-            continue
-        m = _PASSWORD.match(line)
-        if m is None:
-            bad.append((n, line, "expected a card password (digits) in a .ydk file"))
-            continue
-        entries.append(Entry(n, line, part, 1, password=int(m.group(1))))
-    return ParsedDeck("ydk", tuple(entries), tuple(bad))
-
-
-def _header(line: str) -> Part | Literal["group"] | None:
-    key = normalize(_HEADER_COUNT.sub("", line).rstrip(":"))
-    if key in _LIST_HEADERS:
-        return _LIST_HEADERS[key]
-    if key in _GROUP_HEADERS:
-        return "group"
-    return None
-
-
-def _parse_list(text: str) -> ParsedDeck:
-    part: Part = "main"
-    entries: list[Entry] = []
-    bad: list[tuple[int, str, str]] = []
-    for n, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith(("#", "//")) or not re.search(r"\w", line):
-            continue
-        header = _header(line)
-        if header == "group":
-            continue
-        if header is not None:
-            part = header
-            continue
-        entry = _list_entry(n, line, part)
-        if isinstance(entry, str):
-            bad.append((n, line, entry))
-        else:
-            entries.append(entry)
-    return ParsedDeck("list", tuple(entries), tuple(bad))
-
-
-def _list_entry(n: int, line: str, part: Part) -> Entry | str:
-    """The entry of one list line, or why it is not one."""
-    if re.fullmatch(r"\d{4,10}", line):
-        return Entry(n, line, part, 1, password=int(line))
-    count, name = 1, line
-    m = _COUNT_FIRST.match(line)
-    if m:
-        count, name = int(m.group(1)), m.group(2)
-    else:
-        m = _COUNT_LAST.match(line)
-        if m:
-            name, count = m.group(1), int(m.group(2))
-    name = name.strip().strip("\"'“”").strip()
-    if count < 1:
-        return f"a count of {count}: list 1 or more copies"
-    if not normalize(name):
-        return "no card name"
-    return Entry(n, line, part, count, name=name)
-
-
 # --- checking --------------------------------------------------------------------------------
 
 
 @dataclass
 class _Tally:
+    """One card's copies: the entries listing it, in line order."""
+
     record: CardRecord
+    entries: list[Entry] = field(default_factory=list)
     by_part: dict[Part, int] = field(default_factory=lambda: dict.fromkeys(PARTS, 0))
+
+    def add(self, e: Entry) -> None:
+        self.entries.append(e)
+        self.by_part[e.part] += e.count
 
     @property
     def total(self) -> int:
@@ -222,6 +127,25 @@ class _Tally:
 
     def where(self) -> str:
         return ", ".join(f"{c} in {PART_LABELS[p]}" for p, c in self.by_part.items() if c)
+
+    def lines(self, part: Part | None = None) -> list[int]:
+        return [e.line for e in self.entries if part is None or e.part == part]
+
+
+def _past(entries: Sequence[Entry], most: int) -> Entry | None:
+    """The entry whose copies take a running count (in line order) past `most`."""
+    total = 0
+    for e in sorted(entries, key=lambda e: e.line):
+        total += e.count
+        if total > most:
+            return e
+    return None
+
+
+def _at(lines: list[int]) -> str:
+    """Where in the deck, for a message: `line 12`, `lines 12, 40`."""
+    word = "line" if len(lines) == 1 else "lines"
+    return f"{word} {', '.join(map(str, lines))}"
 
 
 def _written_as(name: str, record: CardRecord) -> bool:
@@ -265,13 +189,13 @@ def check_deck(
     resolved: list[Resolved] = []
     counts = dict.fromkeys(PARTS, 0)
     tallies: dict[str, _Tally] = {}
-    for e in (_whole_name(x, index) for x in parsed.entries):
+    entries = [_whole_name(x, index) for x in parsed.entries]
+    for e in entries:
         counts[e.part] += e.count
         record = _resolve(e, index, violations, resolved)
         if record is None:
             continue
-        tally = tallies.setdefault(record.id, _Tally(record))
-        tally.by_part[e.part] += e.count
+        tallies.setdefault(record.id, _Tally(record)).add(e)
     for line, body, why in parsed.malformed:
         violations.append(
             Violation(
@@ -279,10 +203,11 @@ def check_deck(
                 card=None,
                 message=f"line {line}: {body!r} is not a card line ({why})",
                 line=line,
+                lines=[line],
                 entry=body,
             )
         )
-    violations.extend(_size_violations(counts, spec, sources))
+    violations.extend(_size_violations(counts, entries, spec, sources))
     for tally in tallies.values():
         violations.extend(_card_violations(tally, spec, sources))
     violations.sort(key=lambda v: (v.kind, v.card or "", v.line or 0))
@@ -317,6 +242,7 @@ def _resolve(
                 card=None,
                 message=f"line {e.line}: password {e.password} is no known card",
                 line=e.line,
+                lines=[e.line],
                 entry=e.text,
             )
         )
@@ -332,6 +258,7 @@ def _resolve(
                 card=None,
                 message=f"line {e.line}: {e.name!r} names no card{hint}",
                 line=e.line,
+                lines=[e.line],
                 entry=e.text,
                 suggestions=close,
             )
@@ -351,13 +278,13 @@ def _resolve(
 
 
 def _size_violations(
-    counts: dict[Part, int], spec: FormatSpec, sources: RuleSources
+    counts: dict[Part, int], entries: Sequence[Entry], spec: FormatSpec, sources: RuleSources
 ) -> list[Violation]:
     d = spec.deck
     assert d is not None
     label = spec.label_en
     out = []
-    if not d.main_min <= counts["main"] <= d.main_max:
+    if counts["main"] < d.main_min:
         out.append(
             Violation(
                 kind="main-size",
@@ -367,18 +294,32 @@ def _size_violations(
                 source=sources.source("main-size"),
             )
         )
-    maxima: tuple[tuple[Part, int], ...] = (("extra", d.extra_max), ("side", d.side_max))
+    maxima: tuple[tuple[Part, int], ...] = (
+        ("main", d.main_max),
+        ("extra", d.extra_max),
+        ("side", d.side_max),
+    )
     for part, most in maxima:
-        if counts[part] > most:
-            out.append(
-                Violation(
-                    kind=f"{part}-size",
-                    card=None,
-                    message=f"the {PART_LABELS[part]} Deck holds {counts[part]} cards; "
-                    f"{label} allows at most {most}",
-                    source=sources.source(f"{part}-size"),
-                )
+        if counts[part] <= most:
+            continue
+        listed = sorted((e for e in entries if e.part == part), key=lambda e: e.line)
+        first = _past(listed, most)
+        lines = [e.line for e in listed if first is not None and e.line >= first.line]
+        if part == "main":
+            allowed = f"{label} allows {d.main_min} to {most}"
+        else:
+            allowed = f"{label} allows at most {most}"
+        out.append(
+            Violation(
+                kind=f"{part}-size",
+                card=None,
+                message=f"the {PART_LABELS[part]} Deck holds {counts[part]} cards; {allowed}"
+                + (f"; card {most + 1} is on line {first.line}" if first else ""),
+                source=sources.source(f"{part}-size"),
+                line=first.line if first else None,
+                lines=lines,
             )
+        )
     return out
 
 
@@ -395,7 +336,7 @@ def _card_violations(tally: _Tally, spec: FormatSpec, sources: RuleSources) -> l
     r = tally.record
     out: list[Violation] = []
 
-    def add(kind: str, message: str) -> None:
+    def add(kind: str, message: str, lines: list[int], first: int | None) -> None:
         out.append(
             Violation(
                 kind=kind,
@@ -403,31 +344,42 @@ def _card_violations(tally: _Tally, spec: FormatSpec, sources: RuleSources) -> l
                 card_id=r.id,
                 message=message,
                 source=sources.source(kind),
+                line=first,
+                lines=lines,
             )
         )
 
+    every = tally.lines()
     if not in_pool(r, spec):
         released = f"; first TCG release {r.first_tcg_date}" if r.first_tcg_date else ""
         add(
             "not-in-pool",
-            f"{_named(r)} is not in the {spec.label_en} card pool{released} ({tally.where()})",
+            f"{_named(r)} is not in the {spec.label_en} card pool{released} "
+            f"({tally.where()}; {_at(every)})",
+            every,
+            every[0],
         )
     else:
         limit = limit_of(r, spec)
-        if tally.total > limit:
+        over = _past(tally.entries, limit)
+        if over is not None:
             add(
                 _LIMIT_KINDS[limit],
                 f"{_named(r)} {_LIMIT_WORDS[limit]} in {spec.label_en}; "
-                f"the deck holds {tally.total} ({tally.where()})",
+                f"the deck holds {tally.total} ({tally.where()}; {_at(every)}), past the limit "
+                f"from line {over.line}",
+                every,
+                over.line,
             )
     extra_card = r.card_type == "monster" and bool(EXTRA_DECK_CLASSES & set(r.monster_classes))
-    if extra_card and tally.by_part["main"]:
-        add("misplaced", f"{_named(r)} is an Extra Deck monster but is listed in the Main Deck")
-    elif not extra_card and tally.by_part["extra"]:
-        add(
-            "misplaced",
-            f"{_named(r)} cannot be in the Extra Deck (not a Fusion, Synchro, Xyz or Link Monster)",
-        )
+    wrong: Part = "main" if extra_card else "extra"
+    if tally.by_part[wrong]:
+        lines = tally.lines(wrong)
+        if extra_card:
+            why = "is an Extra Deck monster but is listed in the Main Deck"
+        else:
+            why = "cannot be in the Extra Deck (not a Fusion, Synchro, Xyz or Link Monster)"
+        add("misplaced", f"{_named(r)} {why} ({_at(lines)})", lines, lines[0])
     return out
 
 
@@ -453,7 +405,7 @@ def check_decks(
         try:
             report = check_deck(text, index, spec, sources, max_copies)
         except InvalidQuery as exc:
-            raise InvalidQuery(f"decks[{i - 1}]", exc.reason) from exc
+            raise InvalidQuery(f"decks.{i - 1}", exc.reason) from exc
         for v in report.violations:
             v.duelist = i
         for res in report.resolved:

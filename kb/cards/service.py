@@ -271,7 +271,7 @@ class CardService:
                 field, f"holds {len(texts)} decks; at most {MAX_DUELIST_DECKS} (one per duelist)"
             )
         for i, text in enumerate(texts):
-            where = field if deck is not None else f"decks[{i}]"
+            where = field if deck is not None else f"decks.{i}"
             if not isinstance(text, str) or not text.strip():
                 raise InvalidQuery(where, "must not be empty")
             if len(text) > self.max_deck_chars:

@@ -146,8 +146,8 @@ class QuestionBank:
             qid = item.get("id") if isinstance(item, dict) else None
             q = self.by_id.get(qid) if isinstance(qid, str) else None
             if q is None:
-                raise InvalidQuery(f"answers[{i}].id", f"unknown question id {qid!r}")
-            given = normalise_answer(q, item.get("answer"), f"answers[{i}].answer")
+                raise InvalidQuery(f"answers.{i}.id", f"unknown question id {qid!r}")
+            given = normalise_answer(q, item.get("answer"), f"answers.{i}.answer")
             correct = given == q.answer
             results.append(
                 {

@@ -152,7 +152,7 @@ class PageBuilder:
             section = self.kg.section_of(node.id)
             hint = f"; its section is {section.id}" if section else ""
             raise InvalidQuery(
-                "id", f"{node.id} is a {node.type}; render a Rule, Section or Card{hint}"
+                "node_id", f"{node.id} is a {node.type}; render a Rule, Section or Card{hint}"
             )
         return self._text_page(node)
 

@@ -182,6 +182,37 @@ def test_unknown_cards_and_malformed_lines_name_the_line(index: CardIndex) -> No
     assert any(m.startswith("line 6: '55144522x' is not a card line") for m in messages)
 
 
+def test_every_violation_from_lines_names_them(index: CardIndex) -> None:
+    """`lines` holds every line at fault; `line` is where the deck, read down, goes wrong."""
+    main = [*FILLER[:36], "Pot of Greed", "Mystical Space Typhoon", "2 Stardust Dragon"]
+    side = ["2 Mystical Space Typhoon", "2 Sangan", "2 Sangan"]
+    text = plain(main, ["Sangan"], side)
+    # line 1 "Main:", 2..37 filler, 38 Pot, 39 MST, 40 Stardust, 41 "Extra:", 42 Sangan,
+    # 43 "Side:", 44 MST x2, 45 Sangan x2, 46 Sangan x2
+    report = check(text, index)
+    by = {(v.card, v.kind): v for v in report.violations}
+    assert (by["Pot of Greed", "forbidden"].line, by["Pot of Greed", "forbidden"].lines) == (
+        38,
+        [38],
+    )
+    limited = by["Mystical Space Typhoon", "limited"]
+    assert (limited.line, limited.lines) == (44, [39, 44])  # the second copy is on line 44
+    assert "(1 in Main, 2 in Side; lines 39, 44), past the limit from line 44" in limited.message
+    copies = by["Sangan", "copies"]
+    assert (copies.line, copies.lines) == (46, [42, 45, 46])  # the 4th copy
+    assert (by["Stardust Dragon", "misplaced"].line, by["Stardust Dragon", "misplaced"].lines) == (
+        40,
+        [40],
+    )
+    assert (by["Sangan", "misplaced"].line, by["Sangan", "misplaced"].lines) == (42, [42])
+    short = check(plain(FILLER[:39]), index).violations[0]
+    assert (short.kind, short.line, short.lines) == ("main-size", None, [])
+    over = check(plain(FILLER, [], ["3 Sangan"] * 5 + ["Pot of Greed"]), index)
+    side_size = next(v for v in over.violations if v.kind == "side-size")
+    # the 16th Side card is line 49 ("Main:", 40 filler, "Extra:", "Side:", five lines of 3)
+    assert (side_size.line, side_size.lines) == (49, [49]) and "line 49" in side_size.message
+
+
 def test_typos_and_missing_accents_are_resolved_and_listed(index: CardIndex) -> None:
     report = check(
         plain(
@@ -226,7 +257,7 @@ def test_each_duelist_checks_their_own_deck(index: CardIndex) -> None:
     assert not mixed.ok and [(v.duelist, v.kind) for v in mixed.violations] == [(2, "limited")]
     with pytest.raises(InvalidQuery, match="one deck per player"):
         check_decks([one, one], index, RETRO, RuleSources(sample_graph(), RETRO))
-    with pytest.raises(InvalidQuery, match=r"decks\[1\]"):
+    with pytest.raises(InvalidQuery, match=r"decks\.1"):
         check_decks([one, "???"], index, PAIRS, sources)
 
 
