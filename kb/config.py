@@ -138,6 +138,13 @@ class Settings:
         "A bearer token `GET /metrics` requires (`Authorization: Bearer <token>`; 401 without "
         "it); unset: /metrics is public.",
     )
+    server: str | None = _setting(
+        None,
+        "URL of a running `ygo-rulings serve` (e.g. http://127.0.0.1:8000) that the CLI's query "
+        "commands (ask, search, link, show, stats, rules-about, cards search, cards legality, "
+        "cards report, banlist, deck check) send their requests to instead of loading the KB; the "
+        "same as their `--server`. Unset: they load the KB themselves.",
+    )
     host: str = _setting("127.0.0.1", "Address `serve` binds.")
     port: int = _setting(8000, "Port `serve` binds.")
 
