@@ -250,12 +250,15 @@ def process_memory(pid: int) -> dict[str, Any] | None:
     except OSError:
         return None
     kb = {line.split(":")[0]: int(line.split()[1]) for line in rollup[1:] if line.split()}
-    command = " ".join(a.decode(errors="replace") for a in argv if a)
+    words = [a.decode(errors="replace") for a in argv if a]
+    command = " ".join([Path(words[0]).name, *words[1:]]) if words else "?"
+    private = kb.get("Private_Clean", 0) + kb.get("Private_Dirty", 0)
     return {
         "pid": pid,
-        "command": command[-60:],
+        "command": command[:60],
         "rss_mb": round(kb.get("Rss", 0) / 1024),
         "pss_mb": round(kb.get("Pss", 0) / 1024),
+        "private_mb": round(private / 1024),
     }
 
 
@@ -383,9 +386,12 @@ def markdown(result: dict[str, Any]) -> str:
         f" worker builds then; 4 at a time, before the load): slowest"
         f" {result['first_use']['p99_ms'] / 1000:.1f} s.",
         "",
-        "| process | RSS MB | PSS MB |",
-        "|---|---|---|",
-        *(f"| {e['pid']} `{e['command']}` | {e['rss_mb']} | {e['pss_mb']} |" for e in mem["each"]),
+        "| process | RSS MB | PSS MB | private MB |",
+        "|---|---|---|---|",
+        *(
+            f"| {e['pid']} `{e['command']}` | {e['rss_mb']} | {e['pss_mb']} | {e['private_mb']} |"
+            for e in mem["each"]
+        ),
     ]
     cli = result.get("cli") or {}
     if cli:

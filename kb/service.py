@@ -66,10 +66,15 @@ class RulingsService:
         self.doc_formats = {doc: meta["format"] for doc, meta in sources.items()}
         self.answers = AnswerCache(settings.answer_cache)
 
-    def warm(self) -> None:
+    def warm(self, everything: bool = False) -> None:
         """Build now what the queries build on first use: the linker, the search index and the
-        answerer (the reasoners)."""
+        answerer (the reasoners); with `everything` also the card index and the question bank,
+        which a server that forks workers builds once, before the fork, so that the workers share
+        them instead of each building its own on its first card or quiz request."""
         _ = self.answerer
+        if everything:
+            _ = self.card_service
+            _ = self.question_bank
 
     @cached_property
     def linker(self) -> Linker:
