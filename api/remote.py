@@ -84,6 +84,10 @@ class RemoteService:
             raise self._refused(exc) from None
         except (urllib.error.URLError, OSError) as exc:
             reason = getattr(exc, "reason", exc)
+            if isinstance(reason, TimeoutError):
+                raise ServerError(
+                    f"the server at {self.base} did not answer within {self.timeout:g} s"
+                ) from None
             raise ServerError(f"cannot reach the server at {self.base}: {reason}") from None
 
     def _refused(self, exc: urllib.error.HTTPError) -> ServerError:

@@ -15,6 +15,7 @@ import json
 import os
 import shutil
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -170,6 +171,8 @@ class Stub(BaseHTTPRequestHandler):
     }
 
     def do_GET(self) -> None:
+        if self.path.startswith("/link"):
+            time.sleep(1.0)  # past the client's timeout in test_a_silent_server_is_named
         status, body, media = self.answers.get(self.path.split("?")[0], (404, b"", "text/plain"))
         self.send_response(status)
         self.send_header("content-type", media)
@@ -219,3 +222,8 @@ def test_remote_service_errors_carry_the_status(stub: str) -> None:
         RemoteService(stub).ask(YES)
     assert refused.value.status == 503 and refused.value.exit_code == 1
     assert refused.value.envelope is not None
+
+
+def test_a_silent_server_is_named(stub: str) -> None:
+    with pytest.raises(ServerError, match=r"did not answer within 0\.2 s"):
+        RemoteService(stub, timeout=0.2).link("Jinzo")
