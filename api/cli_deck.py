@@ -20,6 +20,13 @@ CorpusOpt = Annotated[
     Path | None, typer.Option("--corpus", help="Corpus directory (YGO_CORPUS_DIR).")
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+ServerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--server",
+        help="Ask the running server at this URL instead of loading the KB (YGO_SERVER).",
+    ),
+]
 FormatOpt = Annotated[
     str | None,
     typer.Option(
@@ -44,14 +51,17 @@ def cards_search(
     k: Annotated[int, typer.Option("--k", help="Number of hits (1..100).")] = 10,
     data: DataOpt = None,
     corpus: CorpusOpt = None,
+    server: ServerOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Find cards by name (accents and typos forgiven; prefixes for search-as-you-type)."""
     from api import cli as base
 
-    s = base.settings(data, corpus)
+    s = base.settings(data, corpus, server=server)
     result = base.guarded(
-        lambda: base.service(s).cards(q, type=type_, attribute=attribute, format=fmt, k=k)
+        lambda: base.service(s, remote=True).cards(
+            q, type=type_, attribute=attribute, format=fmt, k=k
+        )
     )
     if as_json:
         base.emit(result)
@@ -74,13 +84,14 @@ def cards_legality(
     fmt: FormatOpt = None,
     data: DataOpt = None,
     corpus: CorpusOpt = None,
+    server: ServerOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Whether a card may be used in a format, how many copies, and the rule that says so."""
     from api import cli as base
 
-    s = base.settings(data, corpus)
-    result = base.guarded(lambda: base.service(s).card_legality(card_id, format=fmt))
+    s = base.settings(data, corpus, server=server)
+    result = base.guarded(lambda: base.service(s, remote=True).card_legality(card_id, format=fmt))
     if as_json:
         base.emit(result)
         return
@@ -100,13 +111,14 @@ def cards_report(
     ] = None,
     data: DataOpt = None,
     corpus: CorpusOpt = None,
+    server: ServerOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Everything about one card: facts, legality per format, rules of its classes, mentions."""
     from api import cli as base
 
-    s = base.settings(data, corpus)
-    result = base.guarded(lambda: base.service(s).card(card_id, format=fmt))
+    s = base.settings(data, corpus, server=server)
+    result = base.guarded(lambda: base.service(s, remote=True).card(card_id, format=fmt))
     if as_json:
         base.emit(result)
         return
@@ -133,6 +145,7 @@ def banlist(
     ] = "json",
     data: DataOpt = None,
     corpus: CorpusOpt = None,
+    server: ServerOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """A format's Forbidden & Limited list (GET /banlist); `--as lflist` for EDOPro."""
@@ -140,11 +153,11 @@ def banlist(
 
     if as_ not in ("json", "lflist"):
         base.fail(f"--as: unknown list format {as_!r}; use json or lflist", 2)
-    s = base.settings(data, corpus)
+    s = base.settings(data, corpus, server=server)
     if as_ == "lflist":
-        sys.stdout.write(base.guarded(lambda: base.service(s).lflist(format=fmt)))
+        sys.stdout.write(base.guarded(lambda: base.service(s, remote=True).lflist(format=fmt)))
         return
-    result = base.guarded(lambda: base.service(s).banlist(format=fmt))
+    result = base.guarded(lambda: base.service(s, remote=True).banlist(format=fmt))
     if as_json:
         base.emit(result)
         return
@@ -175,6 +188,7 @@ def deck_check(
     fmt: FormatOpt = None,
     data: DataOpt = None,
     corpus: CorpusOpt = None,
+    server: ServerOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Check a deck (POST /deck/validate): sizes, card pool, Forbidden & Limited list.
@@ -182,8 +196,8 @@ def deck_check(
     from api import cli as base
 
     texts = [_read(f) for f in files]
-    s = base.settings(data, corpus)
-    svc = base.guarded(lambda: base.service(s))
+    s = base.settings(data, corpus, server=server)
+    svc = base.guarded(lambda: base.service(s, remote=True))
     if len(texts) == 1:
         result = base.guarded(lambda: svc.deck_validate(fmt, deck=texts[0]))
     else:

@@ -43,7 +43,7 @@ def mcp(
 
     def load() -> Any:
         with redirect_stdout(sys.stderr):  # stdout is the protocol's
-            return build_server(base.service(s, search=True))
+            return build_server(base.service(s, search=True, whole=True))
 
     server = base.guarded(load)
     base.err.print("ygo-rulings MCP server ready on stdio", highlight=False)

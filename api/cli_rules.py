@@ -29,13 +29,22 @@ def rules_about(
     k: Annotated[int, typer.Option("--k", help="Statements to show (1..100).")] = 20,
     data: DataOpt = None,
     corpus: CorpusOpt = None,
+    server: Annotated[
+        str | None,
+        typer.Option(
+            "--server",
+            help="Ask the running server at this URL instead of loading the KB (YGO_SERVER).",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
 ) -> None:
     """What the documents state about a subject, each statement with its exact citation."""
     from api import cli as base
 
-    s = base.settings(data, corpus)
-    result = base.guarded(lambda: base.service(s).rules_about(subject, format=fmt, k=k))
+    s = base.settings(data, corpus, server=server)
+    result = base.guarded(
+        lambda: base.service(s, remote=True).rules_about(subject, format=fmt, k=k)
+    )
     if as_json:
         base.emit(result)
         return

@@ -93,14 +93,27 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def load_runtime(settings: Settings, embedder: Embedder | None = None) -> Runtime:
-    """Load (or rebuild) the KB, embed its passages (cached), and build the service."""
+def load_runtime(
+    settings: Settings,
+    embedder: Embedder | None = None,
+    *,
+    warm: bool = True,
+    derived: bool = True,
+) -> Runtime:
+    """Load (or rebuild) the KB, embed its passages (cached), and build the service.
+
+    `warm`: build the service's linker, search index and reasoners now (a server, before it
+    serves or forks), else on first use (a CLI command builds only what it asks for); `derived`:
+    check (and repair) the SPARQL store and the exports (kb.store), which a query never reads."""
     with _collector_paused():
-        return _load_runtime(settings, embedder)
+        runtime = _load_runtime(settings, embedder, derived)
+        if warm:
+            runtime.service.warm()
+        return runtime
 
 
-def _load_runtime(settings: Settings, embedder: Embedder | None) -> Runtime:
-    loaded = ensure_kb(settings.corpus_dir, settings.data_dir, settings.base_iri)
+def _load_runtime(settings: Settings, embedder: Embedder | None, derived: bool) -> Runtime:
+    loaded = ensure_kb(settings.corpus_dir, settings.data_dir, settings.base_iri, derived=derived)
     emb = embedder if embedder is not None else make_embedder(settings)
     kg = loaded.artifact.graph
     units, parts, claims = index_texts(kg), clause_texts(kg), claim_texts(kg)

@@ -91,6 +91,7 @@ def load_for_fork(settings: Settings, restarts: RestartCount | None = None) -> F
 
     torch.set_num_threads(1)
     runtime = load_runtime(settings)
+    runtime.service.warm(everything=True)  # built once here, shared by the forks
     if not settings.sparql_endpoint:
         runtime.service.sparql_endpoint()  # checks (or rebuilds) the store; starts nothing
     app = create_app(

@@ -1,18 +1,23 @@
 """HTTP benchmark against a real `ygo-rulings serve` on loopback: speed, memory and quality in one run.
 
-One server start (``--workers``, default 1 as `serve`; N > 1 forks N workers) measures:
+One server start (``--workers``, default 0: one worker per core; the answer cache off,
+``YGO_ANSWER_CACHE=0``) measures:
 - cold start: spawn → first ``/health`` 200, and spawn → first ``/ask`` 200;
-- ``/ask`` (every question unseen by the server, so no answer-cache hits), ``/search``, SPARQL (the
-  queries of bench/sparql.py and the per-card fact count) and mixed traffic (search, ask, ``/id/…``, quiz,
-  SPARQL) at concurrency 1, 8 and 32: p50/p95/p99 latency, throughput and errors;
-- memory of every server process (the uvicorn supervisor, its workers, their SPARQL workers): the
-  sum of RSS and of PSS (shared pages split between the processes that map them);
-- then, with the server stopped, the answer-quality numbers of ``bench.quality`` (``--no-quality``
-  skips them).
+- ``/ask`` and ``/search`` with fresh questions (bench.questions: the evaluation questions with
+  their cards swapped for others of the card table, seeded by the clock unless ``--seed``: no
+  request repeats one the server saw), and with ``--scenarios`` also SPARQL (the queries of
+  bench/sparql.py) and mixed traffic (search, ask, ``/id/…``, quiz, SPARQL), at concurrency 1, 8
+  and 32: p50/p95/p99 latency, throughput, errors and the server's CPU per request;
+- memory of every server process (the supervisor, its workers, their SPARQL workers): RSS and
+  PSS (shared pages split between the processes that map them) of each, and their sums;
+- the CLI's wall time per command against this server (``--server``) and, once it is stopped, in
+  process (bench.cli; ``--no-cli`` skips both);
+- then the answer-quality numbers of ``bench.quality`` (``--no-quality`` skips them).
 
 Requests go out from one asyncio client in this process, which shares the machine's cores with
 the server. Results: ``bench/results/http.json`` and ``bench/results/http.md`` (a Markdown table).
-Usage: python -m bench.http [--data DIR] [--workers N] [--n 200] [--no-quality]
+Usage: python -m bench.http [--data DIR] [--workers N] [--n 200] [--scenarios ask,search]
+       [--seed S] [--no-cli] [--no-quality]
 """
 
 from __future__ import annotations
@@ -35,6 +40,8 @@ from typing import Any
 
 import httpx
 
+from bench.cli import cli_times
+from bench.questions import fresh_questions
 from bench.sparql import QUERIES
 
 REPO = Path(__file__).resolve().parents[1]
@@ -64,20 +71,6 @@ def _pct(values: list[float], p: float) -> float:
 
 
 # --- what is asked ---------------------------------------------------------------------------
-
-
-def unique_questions() -> list[str]:
-    """Every distinct question of the evaluation sets (pt and en), in a fixed order."""
-    seen: dict[str, None] = {}
-    for path in sorted((REPO / "tests" / "data").glob("*.jsonl")):
-        for line in path.read_text("utf-8").splitlines():
-            if not line.strip():
-                continue
-            item = json.loads(line)
-            for key in ("q", "pt", "en"):
-                if isinstance(item.get(key), str) and path.stem != "retrieval":
-                    seen.setdefault(item[key], None)
-    return list(seen)
 
 
 def search_queries() -> list[str]:
@@ -157,11 +150,12 @@ async def _run_cell(base: str, calls: list[Call], concurrency: int) -> dict[str,
 
 
 def run_load(
-    base: str, n: int, server: int
+    base: str, n: int, server: int, seed: int, names: list[str]
 ) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]:
-    """(first use, every scenario at every concurrency); /ask and mixed never repeat a question.
-    Each cell also reports the CPU the server's processes (under pid `server`) spent on it."""
-    questions = iter(unique_questions())
+    """(first use, the scenarios `names` at every concurrency); /ask, /search and mixed never
+    repeat a question (fresh variations, bench.questions). Each cell also reports the CPU the
+    server's processes (under pid `server`) spent on it."""
+    questions = fresh_questions(seed)
     queries = search_queries()
     with httpx.Client(base_url=base, timeout=300) as client:
         for i in range(10):  # warm-up (not measured)
@@ -182,14 +176,15 @@ def run_load(
     print(json.dumps({"first_use": warm}), file=sys.stderr)
     scenarios: dict[str, Callable[[int], list[Call]]] = {
         "ask": lambda c: [ask(next(questions)) for _ in range(n)],
-        "search": lambda c: [search(q) for q in itertools.islice(itertools.cycle(queries), n)],
+        "search": lambda c: [search(next(questions)) for _ in range(n)],
         "sparql": lambda c: [
             sparql(q) for q in itertools.islice(itertools.cycle(QUERIES.values()), n // 2)
         ],
         "mixed": lambda c: list(itertools.islice(mixed(questions, queries, ids), n)),
     }
     out: dict[str, list[dict[str, Any]]] = {}
-    for name, make in scenarios.items():
+    for name in names:
+        make = scenarios[name]
         out[name] = []
         for c in CONCURRENCY:
             try:
@@ -247,20 +242,36 @@ def cpu_spent(before: dict[int, float], after: dict[int, float], requests: int) 
     }
 
 
+def process_memory(pid: int) -> dict[str, Any] | None:
+    """A process's RSS and PSS (MB, from /proc/<pid>/smaps_rollup) and what it runs."""
+    try:
+        rollup = Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return None
+    kb = {line.split(":")[0]: int(line.split()[1]) for line in rollup[1:] if line.split()}
+    words = [a.decode(errors="replace") for a in argv if a]
+    command = " ".join([Path(words[0]).name, *words[1:]]) if words else "?"
+    private = kb.get("Private_Clean", 0) + kb.get("Private_Dirty", 0)
+    return {
+        "pid": pid,
+        "command": command[:60],
+        "rss_mb": round(kb.get("Rss", 0) / 1024),
+        "pss_mb": round(kb.get("Pss", 0) / 1024),
+        "private_mb": round(private / 1024),
+    }
+
+
 def memory(root: int) -> dict[str, Any]:
-    """RSS and PSS (MB) summed over the server's processes."""
-    rss = pss = 0
-    pids = _tree(root)
-    for pid in pids:
-        try:
-            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-                if line.startswith("Rss:"):
-                    rss += int(line.split()[1])
-                elif line.startswith("Pss:"):
-                    pss += int(line.split()[1])
-        except OSError:
-            continue
-    return {"processes": len(pids), "rss_mb": round(rss / 1024), "pss_mb": round(pss / 1024)}
+    """RSS and PSS (MB) of each of the server's processes (the first is the one started), and
+    their sums (RSS counts shared pages once per process, PSS splits them)."""
+    each = [m for m in (process_memory(pid) for pid in _tree(root)) if m is not None]
+    return {
+        "processes": len(each),
+        "rss_mb": sum(m["rss_mb"] for m in each),
+        "pss_mb": sum(m["pss_mb"] for m in each),
+        "each": each,
+    }
 
 
 class LoadSampler:
@@ -302,7 +313,7 @@ def cold_start(
         cmd,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
-        env={**os.environ, "HF_HUB_OFFLINE": "1"},
+        env={**os.environ, "HF_HUB_OFFLINE": "1", "YGO_ANSWER_CACHE": "0"},
     )
     times: dict[str, Any] = {}
     with httpx.Client(base_url=base, timeout=30) as client:
@@ -374,7 +385,28 @@ def markdown(result: dict[str, Any]) -> str:
         f" summed, PSS {mem['pss_mb']} MB. First use of `/quiz`, `/id/…` and SPARQL (what each"
         f" worker builds then; 4 at a time, before the load): slowest"
         f" {result['first_use']['p99_ms'] / 1000:.1f} s.",
+        "",
+        "| process | RSS MB | PSS MB | private MB |",
+        "|---|---|---|---|",
+        *(
+            f"| {e['pid']} `{e['command']}` | {e['rss_mb']} | {e['pss_mb']} | {e['private_mb']} |"
+            for e in mem["each"]
+        ),
     ]
+    cli = result.get("cli") or {}
+    if cli:
+        local, remote = cli.get("in_process", {}), cli.get("server", {})
+        lines += [
+            "",
+            "| CLI command | in process: wall s | CPU s | with `--server`: wall s | CPU s |",
+            "|---|---|---|---|---|",
+        ]
+        for name in {**local, **remote}:
+            a, b = local.get(name, {}), remote.get(name, {})
+            lines.append(
+                f"| {name} | {a.get('wall_s')} | {a.get('cpu_s')} | {b.get('wall_s')}"
+                f" | {b.get('cpu_s')} |"
+            )
     if result.get("quality"):
         q = result["quality"]
         sets = ", ".join(
@@ -399,22 +431,40 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data", type=Path, default=REPO / "data")
     parser.add_argument(
-        "--workers", type=int, default=1, help="server processes (0: one per core; default 1)"
+        "--workers", type=int, default=0, help="server processes (default 0: one per core)"
     )
     parser.add_argument("--n", type=int, default=200, help="requests per cell (SPARQL: half)")
+    parser.add_argument(
+        "--scenarios",
+        default="ask,search",
+        help="comma-separated: ask, search, sparql, mixed (default ask,search)",
+    )
+    parser.add_argument("--seed", type=int, default=None, help="of the fresh questions (clock)")
+    parser.add_argument("--cli-repeat", type=int, default=3, help="runs of each CLI command")
+    parser.add_argument("--no-cli", action="store_true", help="skip the CLI wall times")
     parser.add_argument("--no-quality", action="store_true", help="skip the answer-quality sets")
     args = parser.parse_args()
+    names = [s.strip() for s in args.scenarios.split(",") if s.strip()]
+    unknown = sorted(set(names) - {"ask", "search", "sparql", "mixed"})
+    if unknown:
+        raise SystemExit(f"error: unknown scenarios {', '.join(unknown)}")
+    seed = args.seed if args.seed is not None else time.time_ns() % 2**31
     exe = shutil.which("ygo-rulings", path=str(Path(sys.executable).parent)) or "ygo-rulings"
     subprocess.run([exe, "stats", "--data", str(args.data)], check=True, capture_output=True)
     sampler = LoadSampler()
     proc, base, start = cold_start(exe, args.data, args.workers)
+    cli: dict[str, Any] = {}
     try:
-        first_use, load = run_load(base, args.n, proc.pid)
+        first_use, load = run_load(base, args.n, proc.pid, seed, names)
         mem = memory(proc.pid)
+        if not args.no_cli:
+            cli["server"] = cli_times(exe, args.data, base, args.cli_repeat, seed + 1)
     finally:
         proc.terminate()
         proc.wait(timeout=30)
         load_average = sampler.stop()
+    if not args.no_cli:
+        cli["in_process"] = cli_times(exe, args.data, None, args.cli_repeat, seed + 2)
     from api.workers import worker_count
 
     env = ("YGO_EMBEDDER", "YGO_QUANTIZE", "OMP_WAIT_POLICY")
@@ -423,12 +473,14 @@ def main() -> None:
         "commit": _commit(),
         "machine": {"cpus": os.cpu_count(), **load_average},
         "environment": {name: os.environ[name] for name in env if name in os.environ},
+        "seed": seed,
         "workers": worker_count(args.workers),
         "model": start.pop("model"),
         "cold_start": start,
         "first_use": first_use,
         "memory": mem,
         "load": load,
+        "cli": cli,
         "quality": None if args.no_quality else quality(args.data),
     }
     out = REPO / "bench" / "results"

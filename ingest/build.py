@@ -129,14 +129,20 @@ class Loaded:
     repaired: tuple[str, ...] = ()
 
 
-def ensure_kb(corpus_dir: Path, data_dir: Path, base_iri: str | None = None) -> Loaded:
+def ensure_kb(
+    corpus_dir: Path, data_dir: Path, base_iri: str | None = None, *, derived: bool = True
+) -> Loaded:
     """Load the current artifact; rebuild it when missing, stale or corrupt, and rebuild what it
     derived (SPARQL store, exports of `base_iri`, the default one unless given) when damaged.
+    `derived=False` leaves the derived files unchecked: for a command that reads neither the
+    store nor the exports (a query of the CLI), which saves reading them all.
 
     If the corpus itself is broken (IngestError), the previous good build is served and the error
     is reported, never a half-written one. Temporary directories of interrupted builds go first.
     """
     loaded = _load_or_build(corpus_dir, data_dir)
+    if not derived:
+        return loaded
     repaired = repair_derived(loaded.artifact, base_iri or _default_base_iri())
     return replace(loaded, repaired=tuple(repaired))
 

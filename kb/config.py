@@ -185,6 +185,13 @@ class Settings:
     max_history_bytes: int = _setting(
         16777216, "Largest body of POST /history (a trainee's history to import), in bytes."
     )
+    server: str | None = _setting(
+        None,
+        "URL of a running `ygo-rulings serve` (e.g. http://127.0.0.1:8000) that the CLI's query "
+        "commands (ask, search, link, show, stats, rules-about, cards search, cards legality, "
+        "cards report, banlist, deck check) send their requests to instead of loading the KB; the "
+        "same as their `--server`. Unset: they load the KB themselves.",
+    )
     host: str = _setting("127.0.0.1", "Address `serve` binds.")
     port: int = _setting(8000, "Port `serve` binds.")
 

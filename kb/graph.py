@@ -6,11 +6,12 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict
 from functools import cached_property
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from kb.model import RETRIEVABLE_TYPES, Fact, Node, Span
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 class KnowledgeGraph:
@@ -36,6 +37,8 @@ class KnowledgeGraph:
     def g(self) -> nx.MultiDiGraph:
         """The graph as a networkx MultiDiGraph (typed nodes, edges keyed by fact index with
         their predicate), built on first use for graph algorithms and exports."""
+        import networkx as nx
+
         g: nx.MultiDiGraph = nx.MultiDiGraph()
         for n in self._nodes.values():
             g.add_node(n.id, type=n.type)

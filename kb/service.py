@@ -9,15 +9,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rapidfuzz import process
-from rdflib import Graph
-
-from kb.answering.answer import Answerer
 from kb.answering.cache import AnswerCache, answer_key
-from kb.answering.claims import ClaimSettings
-from kb.answering.suggest import suggest_cards
-from kb.cards.report import card_report
-from kb.cards.service import CardService
 from kb.config import Settings
 from kb.errors import (
     ArtifactError,
@@ -30,28 +22,28 @@ from kb.errors import (
 )
 from kb.formats import Formats
 from kb.graph import node_record
-from kb.linked_data.jsonld import context
-from kb.linked_data.rdf import describe_node, serialize, to_rdf, vocabulary
 from kb.model import RETRIEVABLE_TYPES, Node
-from kb.presentation.links import link_style
-from kb.presentation.markup import MARKUPS, write
-from kb.presentation.quiz import MAX_SEED, QuestionBank, build_bank
-from kb.presentation.render import PageBuilder
-from kb.reading.lexicon import linker_for
-from kb.reason.registry import status
-from kb.reason.statement_match import StatementSettings
-from kb.search.about import rules_about, subject_of
-from kb.search.embedding import Embedder
-from kb.search.index import SearchIndex, SearchOptions, hit_json
 from kb.store import Artifact, file_digest
 
 if TYPE_CHECKING:
+    from rdflib import Graph
+
+    from kb.answering.answer import Answerer
+    from kb.cards.service import CardService
+    from kb.link import Linker
     from kb.linked_data.sparql import SparqlBackend
+    from kb.presentation.quiz import QuestionBank
+    from kb.search.embedding import Embedder
+    from kb.search.index import SearchIndex
     from kb.training.service import TrainingService
 
 
 class RulingsService:
-    """Read-only queries over one loaded artifact."""
+    """Read-only queries over one loaded artifact.
+
+    The parts a query needs are built on first use, so a command loads only what it asks for
+    (`cards search` builds the card index, never the linker, the search index or the reasoners);
+    a server calls `warm()` to build them all before it serves (and before it forks workers)."""
 
     def __init__(
         self,
@@ -66,58 +58,89 @@ class RulingsService:
         self.settings = settings
         self.kg = artifact.graph
         self.formats = Formats.of_nodes(self.kg.of_type("Format"))
-        self.linker = linker_for(
-            self.kg,
-            self.formats,
-            artifact.documents.values(),
-            artifact.manifest.get("everyday_words"),
-        )
+        self._embedder = embedder
+        self._vectors = (vectors, clause_vectors, claim_vectors)
         self._exports: dict[str, tuple[int, int, int]] = {}  # format → file last verified
         self._export_lock = threading.Lock()
         self._sparql_lock = threading.Lock()
         self._sparql: SparqlBackend | None = None
         sources = artifact.manifest.get("sources", {})
         self.doc_formats = {doc: meta["format"] for doc, meta in sources.items()}
-        self.index = SearchIndex(
+        self.answers = AnswerCache(settings.answer_cache)
+
+    def warm(self, everything: bool = False) -> None:
+        """Build now what the queries build on first use: the linker, the search index and the
+        answerer (the reasoners); with `everything` also the card index and the question bank,
+        which a server that forks workers builds once, before the fork, so that the workers share
+        them instead of each building its own on its first card or quiz request."""
+        _ = self.answerer
+        if everything:
+            _ = self.card_service
+            _ = self.question_bank
+
+    @cached_property
+    def linker(self) -> Linker:
+        """The entity linker over the graph's cards, concepts and formats."""
+        from kb.reading.lexicon import linker_for
+
+        return linker_for(
+            self.kg,
+            self.formats,
+            self.artifact.documents.values(),
+            self.artifact.manifest.get("everyday_words"),
+        )
+
+    @cached_property
+    def index(self) -> SearchIndex:
+        """Hybrid retrieval over the passages (dense with the embedder given, BM25, graph)."""
+        from kb.search.index import SearchIndex
+
+        vectors, clause_vectors, claim_vectors = self._vectors
+        s = self.settings
+        return SearchIndex(
             self.kg,
             self.linker,
-            embedder,
+            self._embedder,
             vectors,
             clause_vectors,
             self.doc_formats,
-            {
-                "dense": settings.weight_dense,
-                "lexical": settings.weight_lexical,
-                "graph": settings.weight_graph,
-            },
-            settings.rrf_k,
+            {"dense": s.weight_dense, "lexical": s.weight_lexical, "graph": s.weight_graph},
+            s.rrf_k,
             claim_vectors,
         )
-        self.answerer = Answerer(
+
+    @cached_property
+    def answerer(self) -> Answerer:
+        """Reads questions and runs the reasoners over the graph and the search index."""
+        from kb.answering.answer import Answerer
+        from kb.answering.claims import ClaimSettings
+        from kb.reason.statement_match import StatementSettings
+
+        s = self.settings
+        return Answerer(
             self.kg,
             self.index,
-            artifact.documents,
+            self.artifact.documents,
             self.formats,
             StatementSettings(
-                min_score=settings.statement_min_score,
-                lexical_weight=settings.statement_lexical_weight,
-                context_weight=settings.statement_context_weight,
-                tie_margin=settings.statement_tie_margin,
+                min_score=s.statement_min_score,
+                lexical_weight=s.statement_lexical_weight,
+                context_weight=s.statement_context_weight,
+                tie_margin=s.statement_tie_margin,
             ),
             ClaimSettings(
-                min_score=settings.claim_min_score,
-                same_topic=settings.claim_same_topic,
-                format_margin=settings.claim_format_margin,
-                general_penalty=settings.claim_general_penalty,
-                other_format_penalty=settings.claim_other_format_penalty,
-                card_bonus=settings.claim_card_bonus,
-                asked_weight=settings.claim_asked_weight,
-                other_case=settings.claim_other_case,
-                class_penalty=settings.claim_class_penalty,
+                min_score=s.claim_min_score,
+                same_topic=s.claim_same_topic,
+                format_margin=s.claim_format_margin,
+                general_penalty=s.claim_general_penalty,
+                other_format_penalty=s.claim_other_format_penalty,
+                card_bonus=s.claim_card_bonus,
+                asked_weight=s.claim_asked_weight,
+                other_case=s.claim_other_case,
+                class_penalty=s.claim_class_penalty,
             ),
             suggest=self._suggest,
         )
-        self.answers = AnswerCache(settings.answer_cache)
 
     # --- ask -----------------------------------------------------------------------------
     def ask(self, question: str, format: str | None = None, k: int = 5) -> dict[str, Any]:
@@ -141,6 +164,8 @@ class RulingsService:
         limit = self.settings.suggest_min_score
         if limit > 1:
             return []
+        from kb.answering.suggest import suggest_cards
+
         found = suggest_cards(question, taken, self.card_service.index, limit)
         return [
             {
@@ -159,6 +184,8 @@ class RulingsService:
         self, q: str, k: int = 10, format: str | None = None, type: str | None = None
     ) -> dict[str, Any]:
         """Hybrid search over passages, examples and steps."""
+        from kb.search.index import SearchOptions, hit_json
+
         text = check_text("q", q, self.settings.max_query_chars)
         k = check_k(k, self.settings.max_k)
         fmt = check_format(format, self.formats)
@@ -214,9 +241,11 @@ class RulingsService:
 
     def reasoner_status(self) -> list[dict[str, Any]]:
         """Every reasoner with whether the loaded KB enables it and what it needs."""
+        from kb.reason.registry import status
+
         return [
             {"name": r.name, "enabled": r.enabled, "needs": r.needs}
-            for r in status(self.kg, len(self.index.claims))
+            for r in status(self.kg, len(self.kg.of_type("Claim")))
         ]
 
     # --- nodes ---------------------------------------------------------------------------
@@ -224,6 +253,8 @@ class RulingsService:
         """The node with this id, or NotFound with the closest ids."""
         node = self.kg.get(node_id)
         if node is None:
+            from rapidfuzz import process
+
             ids = [n.id for n in self.kg.nodes]
             close = [m[0] for m in process.extract(node_id, ids, limit=5, score_cutoff=50)]
             raise NotFound("id", node_id, close)
@@ -291,6 +322,8 @@ class RulingsService:
     def whole_graph(self) -> Graph:
         """The graph as RDF, built anew on every call (seconds and hundreds of MB with every
         card): only to write a missing or damaged SPARQL store, never on a request's path."""
+        from kb.linked_data.rdf import to_rdf
+
         return to_rdf(self.kg, self.settings.base_iri)
 
     def sparql(self, query: str, accept: str | None = None) -> tuple[str, str]:
@@ -319,6 +352,8 @@ class RulingsService:
     def node_rdf(self, node_id: str, fmt: str) -> str:
         """A node's description (its triples, its neighbours' labels, its facts): ttl or jsonld,
         built from the node's own records (never the whole graph)."""
+        from kb.linked_data.rdf import describe_node, serialize
+
         check_rdf_format("as", fmt)
         node = self.resolve(node_id)
         base = self.settings.base_iri
@@ -326,11 +361,15 @@ class RulingsService:
 
     def vocab(self, fmt: str = "ttl") -> str:
         """The vocabulary (classes, properties, pt/en labels, comments, domain/range): ttl or jsonld."""
+        from kb.linked_data.rdf import serialize, vocabulary
+
         check_rdf_format("as", fmt)
         return serialize(vocabulary(self.settings.base_iri), fmt, self.settings.base_iri)
 
     def jsonld_context(self) -> dict[str, Any]:
         """The JSON-LD `@context` of `/id/{id}` and the export, served at `<base>context.jsonld`."""
+        from kb.linked_data.jsonld import context
+
         return context(self.settings.base_iri).document()
 
     # --- wiki pages --------------------------------------------------------------------------
@@ -349,6 +388,10 @@ class RulingsService:
         `links` (kb.presentation.links): `iri` (the public pages; wikitext, markdown, json),
         `local` (this server's pages; html's default) or `wiki` (`[[…]]` through the page-name
         templates `template` for cards and `rule_template` for rules, sections, documents)."""
+        from kb.presentation.links import link_style
+        from kb.presentation.markup import MARKUPS, write
+        from kb.presentation.render import PageBuilder
+
         if as_ not in MARKUPS:
             raise InvalidQuery("as", f"unknown markup {as_!r}; use one of {', '.join(MARKUPS)}")
         style = link_style(as_, self.settings.base_iri, links, template, rule_template)
@@ -364,6 +407,8 @@ class RulingsService:
     @cached_property
     def question_bank(self) -> QuestionBank:
         """Every question the KB supports (built once, on first use; deterministic)."""
+        from kb.presentation.quiz import build_bank
+
         sources = self.artifact.manifest.get("sources", {})
         translated = [doc for doc, meta in sources.items() if meta.get("machine_translated")]
         return build_bank(self.kg, self.artifact.documents, self.doc_formats, translated)
@@ -378,6 +423,8 @@ class RulingsService:
         """`n` questions with answer keys, explanations and citations; same seed, same quiz."""
         fmt = check_format(format, self.formats)
         if seed is None:
+            from kb.presentation.quiz import MAX_SEED
+
             seed = random.SystemRandom().randrange(MAX_SEED + 1)
         return self.question_bank.quiz(fmt, topic or None, n, seed)
 
@@ -407,6 +454,8 @@ class RulingsService:
     def rules_about(self, subject: str, format: str | None = None, k: int = 20) -> dict[str, Any]:
         """The Statements (rule sentences read from the documents) about a concept, card class,
         card or format (an id or a name, pt or en), with their exact citations (kb.search.about)."""
+        from kb.search.about import rules_about, subject_of
+
         text = check_text("subject", subject, self.settings.max_query_chars)
         fmt = check_format(format, self.formats)
         k = check_k(k, self.settings.max_k)
@@ -437,6 +486,8 @@ class RulingsService:
     @cached_property
     def card_service(self) -> CardService:
         """Card search, legality, lists and deck checks over the graph's cards (built on first use)."""
+        from kb.cards.service import CardService
+
         s = self.settings
         return CardService.of_graph(
             self.kg, self.formats, max_k=s.max_k, max_query_chars=s.max_query_chars
@@ -455,6 +506,8 @@ class RulingsService:
     def card(self, card_id: str, format: str | None = None) -> dict[str, Any]:
         """A card's node and facts, its legality in `format` (else in every format with card
         rules), the rules of its classes and the passages naming it (kb.cards.report)."""
+        from kb.cards.report import card_report
+
         cards = self.card_service
         record = cards.card(card_id)
         formats = [format] if format else list(cards.accepted_formats("rules"))

@@ -227,7 +227,7 @@ def test_openapi_shows_the_card_schemas(client: TestClient) -> None:
 
 @pytest.fixture
 def cli_service(svc: RulingsService, monkeypatch: pytest.MonkeyPatch) -> RulingsService:
-    monkeypatch.setattr("api.cli.service", lambda s, search=False: svc)
+    monkeypatch.setattr("api.cli.service", lambda s, **_: svc)
     return svc
 
 

@@ -53,7 +53,7 @@ def one_service_per_settings() -> Iterator[None]:
 
     loaded: dict[Settings, Any] = {}
 
-    def service(s: Settings, *, search: bool = False) -> Any:
+    def service(s: Settings, **_: bool) -> Any:
         if s not in loaded:
             loaded[s] = load_runtime(s).service
         return loaded[s]

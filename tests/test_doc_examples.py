@@ -62,7 +62,7 @@ class Loaded:
         self.services: dict[Settings, Any] = {}
         self.clients: dict[Settings, TestClient] = {}
 
-    def service(self, s: Settings, *, search: bool = False) -> Any:
+    def service(self, s: Settings, **_: bool) -> Any:
         """Stands in for `api.cli.service` (which loads the KB anew on every call)."""
         from api.runtime import load_runtime
 
