@@ -71,6 +71,10 @@ TWINS: dict[str, Twin | str] = {
     "render takes an id, and `cards search` finds it by name",
     "jsonld_context": "the JSON-LD context document GET /context.jsonld serves (HTTP_ONLY)",
     "training": "the judge-training facade (kb.training.service): its methods are in TRAINING_TWINS",
+    "answerer": "the question answerer, built on first use, that ask delegates to",
+    "index": "the search index, built on first use, that search and ask read",
+    "linker": "the entity linker, built on first use, that link and ask read",
+    "warm": "lifecycle: builds the parts built on first use before serve forks its workers",
 }
 # TrainingService's methods. The interactive `quiz --token` and `exam` commands answer, close and
 # read a session through the methods twinned with them; tests/training/ runs them both ways.
