@@ -13,6 +13,7 @@ from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from api.remote import RemoteService, ServerError
@@ -220,7 +221,10 @@ def export(
 
 @app.command()
 def show(
-    node_id: Annotated[str, typer.Argument(help="A node id (see `ids`), e.g. concept/chain")],
+    node_id: Annotated[
+        str,
+        typer.Argument(help="A node id (as `search` and `link` print them), e.g. concept/chain"),
+    ],
     data: DataOpt = None,
     corpus: CorpusOpt = None,
     server: ServerOpt = None,
@@ -242,19 +246,24 @@ def show(
     if as_json or as_ == "json":
         emit(result)
         return
-    out.print(f"[bold]{result['id']}[/bold] ({result['type']})")
+    # The node's own words are printed as they are (markup off): a span "[rulings 10:20]" or a
+    # bracket in a rule's text is not a style tag.
+    out.print(f"[bold]{escape(result['id'])}[/bold] ({result['type']})")
     for key in ("label_pt", "label_en"):
         if result.get(key):
-            out.print(f"  {key}: {result[key]}")
+            out.print(f"  {key}: {result[key]}", markup=False)
     if result.get("text"):
         span = result["span"]
         out.print(
-            f"  [{span['document']} {span['start']}:{span['end']}] {result['text']}", soft_wrap=True
+            f"  [{span['document']} {span['start']}:{span['end']}] {result['text']}",
+            soft_wrap=True,
+            markup=False,
         )
     for f in result["out"]:
-        out.print(f"  → {f['predicate']} {f['object']} ({f['authority']}, source {f['source']})")
+        line = f"  → {f['predicate']} {f['object']} ({f['authority']}, source {f['source']})"
+        out.print(line, markup=False)
     for f in result["in"][:30]:
-        out.print(f"  ← {f['predicate']} {f['subject']} ({f['authority']})")
+        out.print(f"  ← {f['predicate']} {f['subject']} ({f['authority']})", markup=False)
 
 
 @app.command()
@@ -542,7 +551,9 @@ def serve(
 
 @app.command()
 def render(
-    node_id: Annotated[str, typer.Argument(help="A rule, section or card id (see `ids`)")],
+    node_id: Annotated[
+        str, typer.Argument(help="A rule, section or card id (as `search` and `link` print them)")
+    ],
     as_: Annotated[str, typer.Option("--as", help="wikitext, markdown, html or json")] = "wikitext",
     links: Annotated[
         str | None,

@@ -200,7 +200,9 @@ QUERY = "PREFIX ygo: <https://w3id.org/ygo-rulings/vocab#> SELECT ?r WHERE { ?r 
 CASES: dict[str, Case] = {
     "stats": Case(("stats",), ("rules: ", "unlinked card mentions: 0")),
     "show": Case(
-        ("show", "edison/rule-05"), ("edison/rule-05 (Rule)", "→ applies_in format/edison")
+        ("show", "edison/rule-05"),
+        # the span in brackets is printed, not read as a style tag
+        ("edison/rule-05 (Rule)", "  [edison ", "→ applies_in format/edison"),
     ),
     "link": Case(("link", "Solemn Judgment vs Dragão Cibernético"), ('"card/cyber-dragon"',)),
     "sparql": Case(("sparql", QUERY, "--format", "csv"), ("r\nhttps://", "/id/edison/rule-01")),
