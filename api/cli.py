@@ -26,7 +26,7 @@ app = typer.Typer(
 model_app = typer.Typer(no_args_is_help=True, help="Prepare or inspect the embedding model.")
 app.add_typer(model_app, name="model")
 out = Console()
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)  # messages name paths: never broken across lines
 T = TypeVar("T")
 
 DataOpt = Annotated[Path | None, typer.Option("--data", help="Data directory (YGO_DATA_DIR).")]

@@ -6,7 +6,12 @@ or a corpus work on copies (`data_copy`, `corpus_copy`) under their own tmp_path
 
 from __future__ import annotations
 
+import fcntl
+import os
+import pickle
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,11 +62,39 @@ def documents() -> dict[str, str]:
     return corpus_texts(CORPUS)
 
 
+def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The temporary folder of the whole test run: under pytest-xdist (`make test`) each worker is
+    its own process with its own temporary folder, made in this one."""
+    root = tmp_path_factory.getbasetemp()
+    return root.parent if os.environ.get("PYTEST_XDIST_WORKER") else root
+
+
+@contextmanager
+def first_worker(tmp_path_factory: pytest.TempPathFactory, name: str) -> Iterator[Path]:
+    """Run the block in one worker at a time: the first to get here makes `name` in the run's
+    folder, the others wait for it and find it made."""
+    root = run_folder(tmp_path_factory)
+    with (root / f"{name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        yield root / name
+
+
+def shared_build(tmp_path_factory: pytest.TempPathFactory, name: str, corpus: Path) -> Built:
+    """The corpus built once per test run, whatever the number of workers (read-only for the
+    tests, like any session build)."""
+    with first_worker(tmp_path_factory, name) as data:
+        saved = data.with_name(f"{name}.report")
+        if saved.exists():
+            report = pickle.loads(saved.read_bytes())
+        else:
+            report = build_kb(corpus, data)
+            saved.write_bytes(pickle.dumps(report))
+    return Built(data, report, load_artifact(data))
+
+
 @pytest.fixture(scope="session")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
-    data = tmp_path_factory.mktemp("kb")
-    report = build_kb(CORPUS, data)
-    return Built(data, report, load_artifact(data))
+    return shared_build(tmp_path_factory, "kb", CORPUS)
 
 
 @pytest.fixture(scope="session")
@@ -69,16 +102,16 @@ def lite_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The corpus without its card table: the documents' 174 curated cards only. For tests of
     whole-graph serialisations (RDF dumps, every page), whose cost grows with 14,000 cards; the
     cost of the full table is measured by bench/cards_scale.py, not by timed tests."""
-    target = tmp_path_factory.mktemp("lite") / "corpus"
-    shutil.copytree(CORPUS, target, ignore=shutil.ignore_patterns("carddb"))
+    with first_worker(tmp_path_factory, "lite") as folder:
+        target = folder / "corpus"
+        if not target.exists():
+            shutil.copytree(CORPUS, target, ignore=shutil.ignore_patterns("carddb"))
     return target
 
 
 @pytest.fixture(scope="session")
 def lite_built(lite_corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Built:
-    data = tmp_path_factory.mktemp("kb-lite")
-    report = build_kb(lite_corpus, data)
-    return Built(data, report, load_artifact(data))
+    return shared_build(tmp_path_factory, "kb-lite", lite_corpus)
 
 
 @pytest.fixture(scope="session")

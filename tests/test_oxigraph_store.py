@@ -329,7 +329,10 @@ def test_a_missing_store_in_an_existing_build_is_rebuilt_at_start(
 ) -> None:
     artifact = load_artifact(data_copy)
     shutil.rmtree(store_dir(artifact.path, BASE))
-    service = RulingsService(artifact, Settings(data_dir=data_copy, corpus_dir=REPO / "corpus"))
+    # The full store takes tens of seconds to rebuild on a busy 2-core machine: the request
+    # budget is raised so that the query waits for it (what is tested is the rebuild).
+    settings = Settings(data_dir=data_copy, corpus_dir=REPO / "corpus", request_timeout=600)
+    service = RulingsService(artifact, settings)
     try:
         with caplog.at_level(logging.WARNING), TestClient(create_app(service)) as client:
             r = client.get("/sparql", params={"query": "SELECT (COUNT(*) AS ?n) {?s ?p ?o}"})
