@@ -25,7 +25,7 @@ from kb.linked_data.jsonld import context
 from kb.linked_data.rdf import namespaces, serialize, to_rdf, vocabulary
 from kb.linked_data.vocab import CARD_DATA
 from kb.model import Node
-from kb.presentation.codes import CODES_FILE, label
+from kb.presentation.codes import CODES_FILE, field_value, label
 from kb.service import RulingsService
 
 BASE = Settings().base_iri
@@ -115,6 +115,13 @@ def test_the_card_properties_are_declared_with_pt_and_en_labels() -> None:
         assert labels.keys() == {"pt", "en"} and all(labels.values()), term.name
     assert (VOC.atk, RDFS.range, XSD.integer) in vocab
     assert (VOC.limitedIn, RDFS.range, VOC.Format) in vocab
+
+
+def test_a_password_is_shown_with_its_leading_zeros() -> None:
+    """A password is an 8-digit code (the RDF keeps the integer): 423705 is shown 00423705."""
+    assert field_value("password", 423705) == "00423705"
+    assert field_value("password", 89631139, "en") == "89631139"
+    assert field_value("atk", 500) == "500"  # other numbers as they are
 
 
 def test_sparql_finds_the_dark_level_7_monsters_limited_in_edison(

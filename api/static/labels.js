@@ -5,8 +5,9 @@ import { lang } from "./i18n.js";
 
 // The tables live in one file the server's wiki pages read too (kb/presentation/codes.json,
 // served as /static/codes.json): `codes` (vocabulary -> code -> [pt, en]; units [pt one, pt many,
-// en one, en many]) and `fieldCodes` (which vocabulary translates each card field's values).
-const { codes: CODES, fieldCodes: FIELD_CODES } = await fetch("/static/codes.json").then((r) => {
+// en one, en many]), `fieldCodes` (which vocabulary translates each card field's values) and
+// `fieldDigits` (the digits a numeric code is written with: a password keeps its leading zeros).
+const { codes: CODES, fieldCodes: FIELD_CODES, fieldDigits: FIELD_DIGITS = {} } = await fetch("/static/codes.json").then((r) => {
   if (!r.ok) throw new Error("/static/codes.json: " + r.status);
   return r.json();
 });
@@ -31,7 +32,13 @@ export function cardRows(props) {
     const value = props[field];
     if (value === null || value === undefined || (Array.isArray(value) && !value.length)) continue;
     const vocabulary = FIELD_CODES[field];
-    const one = (v) => (typeof v === "boolean" ? (v ? yes : no) : vocabulary ? label(vocabulary, v) : String(v));
+    const digits = FIELD_DIGITS[field];
+    const one = (v) =>
+      typeof v === "boolean"
+        ? v ? yes : no
+        : digits && typeof v === "number"
+          ? String(v).padStart(digits, "0")
+          : vocabulary ? label(vocabulary, v) : String(v);
     rows.push([label("cardField", field), Array.isArray(value) ? value.map(one).join(", ") : one(value)]);
   }
   return rows;

@@ -47,9 +47,13 @@ def field_value(field: str, value: object, lang: str = "pt") -> str:
     """A card field's value in words: codes translated, lists joined, booleans as yes/no."""
     vocabulary = _table()["fieldCodes"].get(field)
 
+    digits = _table().get("fieldDigits", {}).get(field)
+
     def one(v: object) -> str:
         if isinstance(v, bool):
             return label("infobox", "yes" if v else "no", lang)
+        if digits and isinstance(v, int):
+            return str(v).zfill(digits)  # a password keeps its leading zeros: 00423705
         return label(vocabulary, v, lang) if vocabulary else str(v)
 
     return ", ".join(one(v) for v in value) if isinstance(value, list) else one(value)

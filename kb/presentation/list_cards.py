@@ -19,7 +19,7 @@ from kb.formats import Formats, FormatSpec
 from kb.graph import KnowledgeGraph
 from kb.ids import concept_id
 from kb.model import Node
-from kb.presentation.codes import label
+from kb.presentation.codes import field_value, label
 from kb.presentation.page import Item, Link
 
 CARD_TABLE = "corpus/carddb/cards.tsv"
@@ -84,7 +84,11 @@ def card_items(
         node = kg.node(r.id)
         shown = (r.name_pt or r.name_en) if lang == "pt" else r.name_en
         other = r.name_en if lang == "pt" else r.name_pt
-        cite = [f"{label('cardField', 'password', lang)} {r.password}"] if r.password else []
+        cite = (
+            [f"{label('cardField', 'password', lang)} {field_value('password', r.password, lang)}"]
+            if r.password
+            else []
+        )
         if r.datasets:
             cite.append(f"{label('infobox', 'dataset', lang)}: {', '.join(r.datasets)}")
         parts = [f"({'en' if lang == 'pt' else 'pt'}: {other})"] if other and other != shown else []
