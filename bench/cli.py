@@ -25,9 +25,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from bench.questions import fresh_questions
+from bench.questions import fresh_questions, listed_format
 
 REPO = Path(__file__).resolve().parents[1]
+LISTED = listed_format()
 DECK = REPO / "tests" / "data" / "decks" / "edison_four_copies.txt"
 
 
@@ -37,8 +38,8 @@ def commands(questions: Iterator[str]) -> dict[str, list[str]]:
         "ask": ["ask", next(questions), "--json"],
         "search": ["search", next(questions), "--json"],
         "cards search": ["cards", "search", "dragao negro armdo", "--k", "5", "--json"],
-        "cards legality": ["cards", "legality", "card/pot-of-greed", "--format", "edison"],
-        "deck check": ["deck", "check", str(DECK), "--format", "edison", "--json"],
+        "cards legality": ["cards", "legality", "card/pot-of-greed", "--format", LISTED],
+        "deck check": ["deck", "check", str(DECK), "--format", LISTED, "--json"],
         "rules-about": ["rules-about", "concept/chain", "--k", "5", "--json"],
         "stats": ["stats", "--json"],
     }

@@ -22,9 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from bench.http import Call, _run_cell, ask, cold_start, memory, search
-from bench.questions import fresh_questions
+from bench.questions import fresh_questions, listed_format
 
 REPO = Path(__file__).resolve().parents[1]
+LISTED = listed_format()
 DECK = (REPO / "tests" / "data" / "decks" / "edison_four_copies.txt").read_text("utf-8")
 
 
@@ -35,9 +36,9 @@ def traffic(n: int, seed: int) -> list[Call]:
     for i in range(8):
         calls += [
             Call("GET", "/cards", {"params": {"q": f"dragao {i}", "k": 5}}),
-            Call("GET", "/cards/card/pot-of-greed/legality", {"params": {"format": "edison"}}),
-            Call("GET", "/banlist", {"params": {"format": "edison"}}),
-            Call("POST", "/deck/validate", {"json": {"format": "edison", "deck": DECK}}),
+            Call("GET", "/cards/card/pot-of-greed/legality", {"params": {"format": LISTED}}),
+            Call("GET", "/banlist", {"params": {"format": LISTED}}),
+            Call("POST", "/deck/validate", {"json": {"format": LISTED, "deck": DECK}}),
             Call("GET", "/quiz", {"params": {"n": 5, "seed": i}}),
         ]
     return calls

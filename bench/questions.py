@@ -122,3 +122,13 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def listed_format(corpus: Path = REPO / "corpus") -> str:
+    """The first format the corpus gives a Forbidden & Limited list: what the card routes and
+    commands are timed on."""
+    from kb.formats import parse_specs
+
+    manifest = yaml.safe_load((corpus / "manifest.yaml").read_text("utf-8"))
+    specs = parse_specs(manifest["formats"], "corpus/manifest.yaml")
+    return next(spec.id for spec in specs if spec.banlist is not None)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -12,8 +14,11 @@ pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with running_server(tmp_path_factory.mktemp("serve-data"), start_timeout=120) as base:
+def server(built: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`ygo-rulings serve` over a copy of the session's build."""
+    data = tmp_path_factory.mktemp("serve-data") / "data"
+    shutil.copytree(built.data_dir, data, symlinks=True)
+    with running_server(data, start_timeout=120) as base:
         yield base
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
@@ -45,12 +46,13 @@ def missing(reason: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def server(built: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`ygo-rulings serve` over a copy of the session's build."""
     # PYTHONPATH: the server runs this checkout's code (not another editable install's).
     env = {"PYTHONPATH": str(Path(__file__).resolve().parents[1])}
-    with running_server(
-        tmp_path_factory.mktemp("web-data"), extra_env=env, start_timeout=300
-    ) as base:
+    data = tmp_path_factory.mktemp("web-data") / "data"
+    shutil.copytree(built.data_dir, data, symlinks=True)
+    with running_server(data, extra_env=env, start_timeout=300) as base:
         yield base
 
 
