@@ -171,6 +171,7 @@ def test_script_never_inserts_markup() -> None:
         "labels.js",
         "quiz.js",
         "sparql.js",
+        "training.js",
     }
     for path in scripts:
         script = path.read_text("utf-8")
