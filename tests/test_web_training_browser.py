@@ -164,3 +164,45 @@ def test_forgetting_the_token_asks_for_a_new_trainee(server: str, page: Any) -> 
     expect(page.locator("#training-title")).to_have_text("Judge training")
     assert "localStorage" in page.locator("#training-account").text_content()
     page.click("#lang-toggle")  # back to Portuguese for the other tests
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_refusals_are_worded_from_the_envelope(server: str, page: Any, width: int) -> None:
+    """A format and topic with no questions (422) and an unknown token (401, with a way out)."""
+    fresh_trainee(page, server, width, "Dora")
+    page.select_option("#training-format", "tag")
+    page.select_option("#training-topics", ["edison-rule-05"])
+    page.click("#training-setup button[value=practice]")
+    refused = page.locator("#training-status .error")
+    expect(refused).to_be_visible()
+    assert refused.get_attribute("data-status") == "422"
+    assert refused.get_attribute("data-code") == "invalid"
+    assert "tema" in refused.locator(".error-message").text_content()  # the field, in Portuguese
+    # The server's own sentence names what is available.
+    assert "tag-basic-rules" in refused.locator(".error-detail").text_content()
+    no_horizontal_scroll(page, width, "refusal")
+    page.evaluate(
+        "() => window.localStorage.setItem('ygo-rulings.trainee',"
+        " JSON.stringify({token: 'not-a-token', name: 'X', expires: '2030-01-01'}))"
+    )
+    page.reload()
+    unknown = page.locator("#training-progress-body .error")
+    expect(unknown).to_have_attribute("data-code", "unauthorized")
+    assert unknown.locator(".error-message").text_content().strip()
+    page.locator("#training-progress-body .forget-token").click()
+    expect(page.locator("#training-name")).to_be_visible()
+
+
+def test_the_server_closes_an_exam_when_its_countdown_ends(server: str, page: Any) -> None:
+    """The shortest time limit the server takes (30 s): the page's countdown reaches zero, and
+    the result it then shows is the server's, closed by the time limit."""
+    fresh_trainee(page, server, 390, "Eva")
+    page.fill("#training-n", "2")
+    page.fill("#training-minutes", "0.5")
+    page.click("#training-setup button[value=exam]")
+    timer = page.locator("#training-timer")
+    expect(timer).to_have_text(re.compile(r"\b0:(30|29|28)\b"))
+    result = page.locator("#training-result")
+    expect(result).to_be_visible(timeout=60_000)
+    assert "tempo limite" in result.text_content()  # closed by its time limit
+    assert page.locator(".training-missed > li").count() == 2  # unanswered: missed, explained

@@ -82,9 +82,11 @@ function status() {
 function showError(err) {
   const box = clear(status());
   box.append(errorBox(err));
-  if (err && err.status === 401) {
-    box.append(h("p", {}, h("button", { type: "button", class: "link-button", onclick: forgetTrainee }, t("training.forget"))));
-  }
+  if (err && err.status === 401) box.append(forgetButton());
+}
+
+function forgetButton() {
+  return h("p", {}, h("button", { type: "button", class: "link-button forget-token", onclick: forgetTrainee }, t("training.forget")));
 }
 
 // --- topics and formats the server offers ------------------------------------------------------
@@ -351,13 +353,20 @@ function closeExam() {
   showResult("POST");
 }
 
-async function showResult(method) {
+async function showResult(method, tries) {
+  if (!session) return;
   const id = encodeURIComponent(session.data.id);
   clear(status());
   let result;
   try {
     result = await authed(method === "POST" ? "/exams/" + id + "/close" : "/exams/" + id + "/result", method);
   } catch (err) {
+    // At the countdown's end the server may not have reached the deadline yet (clocks differ
+    // by a little): ask again a few times before saying so.
+    if (method === "GET" && err.status === 409 && (tries || 0) < 5) {
+      window.setTimeout(() => showResult("GET", (tries || 0) + 1), 1000);
+      return;
+    }
     showError(err);
     return;
   }
@@ -420,6 +429,7 @@ export async function renderProgress() {
     data = await authed("/progress");
   } catch (err) {
     clear(box).append(errorBox(err));
+    if (err && err.status === 401) box.append(forgetButton());
     return;
   }
   const names = await topicNames();
