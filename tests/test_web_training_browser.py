@@ -206,3 +206,20 @@ def test_the_server_closes_an_exam_when_its_countdown_ends(server: str, page: An
     expect(result).to_be_visible(timeout=60_000)
     assert "tempo limite" in result.text_content()  # closed by its time limit
     assert page.locator(".training-missed > li").count() == 2  # unanswered: missed, explained
+
+
+def test_a_reload_picks_the_open_exam_up_again(server: str, page: Any) -> None:
+    fresh_trainee(page, server, 1280, "Fábio")
+    page.fill("#training-n", "2")
+    page.fill("#training-minutes", "10")
+    with page.expect_response(re.compile(r"/exams$")) as started:
+        page.click("#training-setup button[value=exam]")
+    second = started.value.json()["questions"][1]["id"]
+    page.locator(".training-question input[type=radio]").first.check()
+    page.locator(".training-question button[type=submit]").click()
+    expect(page.locator("#training-count")).to_have_text(re.compile(r"^1\b"))
+    page.reload()
+    expect(page.locator("#training-count")).to_have_text(re.compile(r"^1\b"))
+    expect(page.locator("#training-timer")).to_have_text(re.compile(r"\b(9|10):\d\d\b"))
+    assert page.locator(".training-question").get_attribute("data-qid") == second
+    assert page.locator(".training-feedback").count() == 0

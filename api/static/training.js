@@ -9,20 +9,18 @@ import {
   clear,
   docHref,
   documentTitles,
-  documentsIndex,
   errorBox,
   fetchJson,
   fillSelect,
-  formatLabel,
   h,
   loadingBox,
-  outlineLabel,
   placeLabel,
 } from "./core.js";
 import { lang, t } from "./i18n.js";
+import { barChart, offeredTopics, topicName, topicNames } from "./trainingchart.js";
 
 const TOKEN_KEY = "ygo-rulings.trainee";
-const SVG = "http://www.w3.org/2000/svg";
+const SESSION_KEY = "ygo-rulings.training-session"; // {kind, id} of the open session, this tab
 
 // --- state -------------------------------------------------------------------------------------
 let session = null; // {data (the server's session), at (index of the question shown), answered}
@@ -49,6 +47,42 @@ function saveTrainee(trainee) {
 
 let memoryTrainee = null; // when localStorage refuses
 
+/** The open session's kind and id, so a reload of this tab picks it up again. */
+function rememberSession(data) {
+  try {
+    if (data) window.sessionStorage.setItem(SESSION_KEY, JSON.stringify({ kind: data.kind, id: data.id }));
+    else window.sessionStorage.removeItem(SESSION_KEY);
+  } catch (_) {
+    // private mode: a reload starts afresh
+  }
+}
+
+function rememberedSession() {
+  try {
+    const value = JSON.parse(window.sessionStorage.getItem(SESSION_KEY) || "null");
+    return value && (value.kind === "practice" || value.kind === "exam") && typeof value.id === "string" ? value : null;
+  } catch (_) {
+    return null;
+  }
+}
+
+/** Pick up the session this tab had open (after a reload): practice at its first unanswered
+ * question, an exam with its countdown, or a closed exam's result. */
+async function resumeSession() {
+  const saved = rememberedSession();
+  if (!saved) return;
+  try {
+    const data = await authed((saved.kind === "exam" ? "/exams/" : "/practice/") + encodeURIComponent(saved.id));
+    const answered = new Set(data.answered || []);
+    const at = data.questions.findIndex((q) => !answered.has(q.id));
+    session = { data, at: at < 0 ? data.questions.length : at, feedback: null, answered };
+    if (data.kind === "exam" && data.closed) await showResult("GET");
+    else drawSession();
+  } catch (_) {
+    rememberSession(null); // gone (another token, a new database): start afresh
+  }
+}
+
 function trainee() {
   return savedTrainee() || memoryTrainee;
 }
@@ -62,6 +96,7 @@ function forgetTrainee() {
   memoryTrainee = null;
   stopTimer();
   session = null;
+  rememberSession(null);
   renderTraining();
 }
 
@@ -89,48 +124,6 @@ function forgetButton() {
   return h("p", {}, h("button", { type: "button", class: "link-button forget-token", onclick: forgetTrainee }, t("training.forget")));
 }
 
-// --- topics and formats the server offers ------------------------------------------------------
-/** The question bank's topics, as the server's own OpenAPI document lists them for /quiz. */
-async function offeredTopics() {
-  try {
-    const spec = await api("/openapi.json");
-    const params = spec.paths["/quiz"].get.parameters || [];
-    const topic = params.find((p) => p.name === "topic");
-    const found = [];
-    const walk = (schema) => {
-      if (!schema || typeof schema !== "object") return;
-      if (Array.isArray(schema.enum)) found.push(...schema.enum);
-      for (const key of ["anyOf", "oneOf", "allOf"]) (schema[key] || []).forEach(walk);
-    };
-    walk(topic ? topic.schema : null);
-    return [...new Set(found.filter((v) => typeof v === "string" && v))];
-  } catch (_) {
-    return [];
-  }
-}
-
-/** Topic id → its name in the page language: a question family, or a document's top section. */
-async function topicNames() {
-  const names = new Map();
-  for (const family of ["chain", "damage-step", "spell-speed", "summon"]) names.set(family, t("quiz.family." + family));
-  try {
-    const data = await documentsIndex();
-    for (const doc of data.documents) {
-      for (const row of doc.outline.filter((r) => r.depth === 0)) {
-        names.set(row.id.split("/").join("-"), (doc.format ? formatLabel(doc.format) + " · " : "") + outlineLabel(row));
-        names.set(row.id, (doc.format ? formatLabel(doc.format) + " · " : "") + outlineLabel(row));
-      }
-    }
-  } catch (_) {
-    // the ids stand for themselves
-  }
-  return names;
-}
-
-function topicName(names, id) {
-  return names.get(id) || String(id).replace(/[-_]+/g, " ");
-}
-
 async function fillSetup() {
   const [stats, topics, names] = await Promise.all([api("/stats").catch(() => null), offeredTopics(), topicNames()]);
   const formatSelect = document.getElementById("training-format");
@@ -140,7 +133,9 @@ async function fillSetup() {
   const topicSelect = document.getElementById("training-topics");
   const chosen = new Set([...topicSelect.selectedOptions].map((o) => o.value));
   clear(topicSelect);
-  const entries = topics.map((id) => [id, topicName(names, id)]).sort((a, b) => a[1].localeCompare(b[1]));
+  // Without the server's list (no /openapi.json), the families and top sections named here.
+  const offered = topics.length ? topics : [...names.keys()].filter((id) => !id.includes("/"));
+  const entries = offered.map((id) => [id, topicName(names, id)]).sort((a, b) => a[1].localeCompare(b[1]));
   for (const [id, name] of entries) {
     const option = h("option", { value: id }, name);
     option.selected = chosen.has(id);
@@ -181,6 +176,7 @@ export async function renderTraining() {
     h("button", { type: "button", class: "link-button", id: "training-forget", onclick: forgetTrainee }, t("training.forget"))));
   await fillSetup();
   if (session) drawSession();
+  else await resumeSession();
   await renderProgress();
 }
 
@@ -214,9 +210,11 @@ export async function startTraining(event) {
     const data = await authed(exam ? "/exams" : "/practice", "POST", setupRequest(exam));
     clear(status());
     session = { data, at: 0, feedback: null, answered: new Set(data.answered || []) };
+    rememberSession(data);
     drawSession();
   } catch (err) {
     session = null;
+    rememberSession(null);
     clear(document.getElementById("training-stage"));
     showError(err);
   }
@@ -377,6 +375,7 @@ async function showResult(method, tries) {
   ]);
   const options = new Map(session.data.questions.map((q) => [q.id, q.options]));
   session = null;
+  rememberSession(null);
   const stage = clear(document.getElementById("training-stage"));
   const card = h("section", { class: "training-result", id: "training-result", "aria-labelledby": "training-result-title", tabindex: "-1" },
     h("h2", { id: "training-result-title" }, t("training.result")),
@@ -400,27 +399,6 @@ async function showResult(method, tries) {
 }
 
 // --- progress by topic ------------------------------------------------------------------------
-/** Horizontal bars (0..1), one row per topic: its name, an inline SVG bar and its numbers. */
-function barChart(rows, id) {
-  const list = h("ul", { class: "bar-chart", id });
-  for (const row of rows) {
-    const svg = document.createElementNS(SVG, "svg");
-    svg.setAttribute("viewBox", "0 0 100 6");
-    svg.setAttribute("preserveAspectRatio", "none");
-    svg.setAttribute("class", "chart-bar");
-    svg.setAttribute("aria-hidden", "true");
-    const track = document.createElementNS(SVG, "rect");
-    for (const [k, v] of [["x", "0"], ["y", "0"], ["width", "100"], ["height", "6"], ["class", "bar-track"]]) track.setAttribute(k, v);
-    const fill = document.createElementNS(SVG, "rect");
-    const width = Math.max(0, Math.min(1, Number(row.value) || 0)) * 100;
-    for (const [k, v] of [["x", "0"], ["y", "0"], ["width", width.toFixed(1)], ["height", "6"], ["class", "bar-fill"]]) fill.setAttribute(k, v);
-    svg.append(track, fill);
-    list.append(h("li", { "data-topic": row.key, "data-value": String(row.value) },
-      h("span", { class: "bar-name" }, row.name), svg, h("span", { class: "bar-text meta" }, row.text)));
-  }
-  return list;
-}
-
 export async function renderProgress() {
   const box = document.getElementById("training-progress-body");
   if (!trainee()) return;
