@@ -73,9 +73,15 @@ def test_practice_answers_a_question_then_shows_its_key_and_progress(
     assert page.locator(".training-feedback").count() == 0  # no key before the answer
     no_horizontal_scroll(page, width, "practice question")
     question.locator("input[type=radio]").first.check()
-    question.locator("button[type=submit]").click()
+    with page.expect_response(re.compile(r"/practice/[^/]+/answers$")) as answering:
+        question.locator("button[type=submit]").click()
+    reply = answering.value.json()
     feedback = page.locator(".training-feedback")
     expect(feedback).to_be_visible()
+    expect(feedback).to_be_focused()  # a keyboard user lands on the feedback
+    assert feedback.locator(".expected").text_content() == reply["expected_text"]
+    warned = feedback.locator(".machine-translated").count()
+    assert warned == (1 if reply["machine_translated"] else 0)
     assert feedback.get_attribute("data-correct") in ("true", "false")
     assert feedback.locator(".expected").text_content().strip()
     assert feedback.locator(".explanation").text_content().strip()

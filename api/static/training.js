@@ -250,10 +250,17 @@ function drawSession() {
   if (exam) stage.append(h("button", { type: "button", id: "training-close", onclick: closeExam }, t("training.close")));
 }
 
+/** Keyboard users land where the page changed: the feedback after an answer, else the question. */
+function focusStage() {
+  const stage = document.getElementById("training-stage");
+  const target = stage.querySelector(".training-feedback") || stage.querySelector(".training-question");
+  if (target) target.focus();
+}
+
 function questionForm(q, i, total) {
   const s = session;
   const done = s.answered.has(q.id);
-  const form = h("form", { class: "quiz-question training-question", "data-qid": q.id });
+  const form = h("form", { class: "quiz-question training-question", "data-qid": q.id, tabindex: "-1" });
   const fieldset = h("fieldset", {},
     h("legend", {}, h("span", { class: "qnum" }, t("quiz.question") + " " + (i + 1) + "/" + total + ". "), q.prompt));
   if (q.context) fieldset.append(h("p", { class: "quiz-context", lang: "pt-BR" }, q.context));
@@ -291,6 +298,7 @@ async function submitAnswer(q, answer, form) {
       s.feedback = { item: reply, names, titles };
     }
     drawSession();
+    focusStage();
     if (!exam) renderProgress();
   } catch (err) {
     for (const control of form.querySelectorAll("input, button")) control.disabled = false;
@@ -302,6 +310,7 @@ function nextQuestion() {
   session.at += 1;
   session.feedback = null;
   drawSession();
+  focusStage();
 }
 
 /** A graded answer: right or wrong, the key, the explanation and its citation at its span. */
@@ -309,7 +318,7 @@ function feedbackCard(item, names, titles, options) {
   const c = item.citation;
   const given = (options || []).find((o) => o.key === item.given);
   const href = docHref(c.document, c.start, c.end, c.id);
-  return h("div", { class: "card training-feedback " + (item.correct ? "right" : "wrong"), "data-correct": String(item.correct) },
+  return h("div", { class: "card training-feedback " + (item.correct ? "right" : "wrong"), "data-correct": String(item.correct), tabindex: "-1" },
     h("p", {}, h("span", { class: "verdict " + (item.correct ? "verdict-yes" : "verdict-no") }, item.correct ? t("quiz.correct") : t("quiz.wrong"))),
     h("p", { class: "meta training-key" }, t("quiz.yours") + ": " + (item.given === null ? t("quiz.unanswered") : given ? given.text : item.given) + " · " + t("quiz.expected") + ": ",
       h("strong", { class: "expected" }, item.expected_text)),
