@@ -262,14 +262,14 @@ function questionForm(q, i, total) {
   const done = s.answered.has(q.id);
   const form = h("form", { class: "quiz-question training-question", "data-qid": q.id, tabindex: "-1" });
   const fieldset = h("fieldset", {},
-    h("legend", {}, h("span", { class: "qnum" }, t("quiz.question") + " " + (i + 1) + "/" + total + ". "), q.prompt));
+    h("legend", {}, h("span", { class: "qnum" }, t("quiz.question") + " " + (i + 1) + "/" + total + ". "), h("span", { lang: "pt-BR" }, q.prompt)));
   if (q.context) fieldset.append(h("p", { class: "quiz-context", lang: "pt-BR" }, q.context));
   if (q.statement) fieldset.append(h("blockquote", { class: "cite-text quiz-statement", lang: "pt-BR" }, q.statement));
   q.options.forEach((option, j) => {
     const id = "training-" + i + "-" + j;
     fieldset.append(h("div", { class: "choice" },
       h("input", { type: "radio", name: "answer", id, value: option.key, required: true, disabled: done }),
-      h("label", { for: id }, option.text)));
+      h("label", { for: id, lang: "pt-BR" }, option.text)));
   });
   form.append(fieldset);
   if (!done) form.append(h("button", { type: "submit", class: "primary" }, t("training.answer")));
