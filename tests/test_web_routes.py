@@ -171,6 +171,8 @@ def test_script_never_inserts_markup() -> None:
         "labels.js",
         "quiz.js",
         "sparql.js",
+        "training.js",
+        "trainingchart.js",
     }
     for path in scripts:
         script = path.read_text("utf-8")

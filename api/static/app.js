@@ -1,7 +1,7 @@
 // ygo-rulings web page: plain ES modules, no build step, no network assets.
 // Every piece of data goes into the page through textContent and attributes, never parsed as markup.
 // Views: ask (default), /doc/{document}, ?view=node|browse|cards here; ?view=quiz in quiz.js,
-// ?view=sparql in sparql.js, ?view=deck in deck.js, ?view=banlist in banlist.js.
+// ?view=sparql in sparql.js, ?view=training in training.js, ?view=deck in deck.js, ?view=banlist in banlist.js.
 import { answerCard, searchCard } from "./answer.js";
 import { cardStatusBadges, renderBanlist, submitBanlist } from "./banlist.js";
 import { renderCards, submitCards } from "./cards.js";
@@ -34,12 +34,13 @@ import { applyStaticText, EXAMPLES, lang, t, toggleLang } from "./i18n.js";
 import { cardRows, label } from "./labels.js";
 import { checkQuiz, renderQuiz, submitQuizSetup } from "./quiz.js";
 import { renderSparql, submitSparql } from "./sparql.js";
+import { renderTraining, startTraining } from "./training.js";
 
 // ---------------------------------------------------------------------------------------
-// Views. The URL says which: /doc/{doc} or /?view=browse|cards|deck|banlist|quiz|sparql|node,
+// Views. The URL says which: /doc/{doc} or /?view=browse|cards|deck|banlist|quiz|training|sparql|node,
 // else ask.
 // ---------------------------------------------------------------------------------------
-const VIEWS = ["ask", "doc", "node", "browse", "cards", "deck", "banlist", "quiz", "sparql"];
+const VIEWS = ["ask", "doc", "node", "browse", "cards", "deck", "banlist", "quiz", "training", "sparql"];
 
 function currentView() {
   if (location.pathname.startsWith("/doc/")) return "doc";
@@ -67,6 +68,7 @@ function route() {
   if (view === "banlist") return renderBanlist(params);
   if (view === "quiz") return renderQuiz(params);
   if (view === "sparql") return renderSparql(params);
+  if (view === "training") return renderTraining();
   return renderAsk(params);
 }
 
@@ -281,6 +283,7 @@ function start() {
   document.getElementById("banlist-form").addEventListener("submit", submitBanlist);
   document.getElementById("quiz-setup").addEventListener("submit", submitQuizSetup);
   document.getElementById("sparql-form").addEventListener("submit", submitSparql);
+  document.getElementById("training-setup").addEventListener("submit", startTraining);
   document.getElementById("quiz-form").addEventListener("submit", (event) => {
     event.preventDefault();
     checkQuiz();

@@ -64,7 +64,11 @@ export async function request(path, options, accept) {
   try {
     response = await fetch(path, {
       ...options,
-      headers: { accept: accept || "application/json", ...(options && options.body ? { "content-type": "application/json" } : {}) },
+      headers: {
+        accept: accept || "application/json",
+        ...(options && options.body ? { "content-type": "application/json" } : {}),
+        ...(options && options.headers ? options.headers : {}),
+      },
     });
   } catch (_) {
     throw new ApiError(0, t("error.network"), null);

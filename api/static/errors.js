@@ -93,7 +93,8 @@ const FIELD_NAMES = {
     query: "consulta", limit: "limite", offset: "início", lang: "idioma", answers: "respostas",
     deck: "deck", decks: "decks", as: "representação", links: "links", template: "modelo de página",
     rule_template: "modelo de página de regra", node_id: "id", card_id: "card", doc: "documento",
-    subject: "assunto", body: "corpo do pedido",
+    subject: "assunto", body: "corpo do pedido", topics: "temas", time_limit: "tempo da prova",
+    pass_mark: "nota mínima", question_id: "pergunta", answer: "resposta", name: "nome",
   },
   en: {
     question: "question", q: "search", k: "number of results", format: "format", type: "type",
@@ -101,7 +102,8 @@ const FIELD_NAMES = {
     query: "query", limit: "limit", offset: "offset", lang: "language", answers: "answers",
     deck: "deck", decks: "decks", as: "representation", links: "links", template: "page template",
     rule_template: "rule page template", node_id: "id", card_id: "card", doc: "document",
-    subject: "subject", body: "request body",
+    subject: "subject", body: "request body", topics: "topics", time_limit: "exam time",
+    pass_mark: "pass mark", question_id: "question", answer: "answer", name: "name",
   },
 };
 
