@@ -254,6 +254,6 @@ def normalise_answer(q: Question, value: Any, field: str) -> str:
         if text.isdigit() and 1 <= int(text) <= len(keys):
             return keys[int(text) - 1]
         for o in (*q.options, *localized(q, "en").options):  # an option's words in pt or en
-            if fold(o.text).strip() == text:
+            if fold(o.text).strip().rstrip(".") == text:
                 return o.key
     raise InvalidQuery(field, f"must be one of {', '.join(keys)}, got {value!r}")
