@@ -609,21 +609,29 @@ def quiz(
             "every answer recorded (POST /practice).",
         ),
     ] = None,
+    lang: Annotated[
+        str,
+        typer.Option(
+            "--lang", help="pt (default) or en: the language of the questions and explanations."
+        ),
+    ] = "pt",
 ) -> None:
     """Judge training: answer questions from the documents in the terminal (GET /quiz); with
     --token, a practice set that keeps progress (POST /practice)."""
     from api.terminal_quiz import run_quiz
+    from kb.presentation.quiz_model import check_lang
 
+    guarded(lambda: check_lang(lang))
     if token is not None:
         if seed is not None or as_json:
             fail("--seed and --json draw a stateless quiz; with --token the scheduler draws", 2)
         from api.cli_training import practice
 
-        practice(token, fmt, [topic] if topic else None, n, data, corpus)
+        practice(token, fmt, [topic] if topic else None, n, data, corpus, lang)
         return
     s = settings(data, corpus)
     svc = guarded(lambda: service(s))
-    questions = guarded(lambda: svc.quiz(format=fmt, topic=topic, n=n, seed=seed))
+    questions = guarded(lambda: svc.quiz(format=fmt, topic=topic, n=n, seed=seed, lang=lang))
     if as_json:
         emit(questions)
         return
@@ -637,7 +645,7 @@ def quiz(
     def write(text: str) -> None:
         out.print(text, highlight=False, markup=False, soft_wrap=True)
 
-    run_quiz(questions, svc.quiz_check, read, write)
+    run_quiz(questions, lambda answers: svc.quiz_check(answers, lang), read, write, lang)
 
 
 @app.command("quiz-check")

@@ -56,15 +56,16 @@ def _ask(
     number: int,
     total: int,
     submit: Callable[[str], Any],
+    lang: str = "pt",
 ) -> Any | None:
     """Show a question, read answers until one is usable; None at end of input."""
-    from api.terminal_quiz import show_question
+    from api.terminal_quiz import WORDS, show_question
     from kb.errors import InvalidQuery
 
-    _write(show_question(question, number, total))
+    _write(show_question(question, number, total, lang))
     keys = "/".join(o["key"] for o in question["options"])
     while True:
-        line = _read_line(f"Resposta ({keys}): ")
+        line = _read_line(WORDS[lang]["answer"].format(keys=keys))
         if line is None:
             return None
         if not line.strip():
@@ -100,33 +101,34 @@ def practice(
     n: NOpt = 10,
     data: DataOpt = None,
     corpus: CorpusOpt = None,
+    lang: str = "pt",
 ) -> None:
-    """Practice with progress kept (POST /practice, then each answer graded at once)."""
+    """Practice with progress kept (POST /practice, then each answer graded at once), in `lang`."""
     from api import cli as base
-    from api.terminal_quiz import show_result
+    from api.terminal_quiz import WORDS, show_result
     from kb.training.schemas import AnswerRequest, PracticeRequest
 
     s = base.settings(data, corpus)
     training = base.guarded(lambda: base.service(s)).training
     request = base.guarded(lambda: PracticeRequest(format=fmt, topics=topic or [], n=n))
-    session = base.guarded(lambda: training.start_practice(token, request))
+    session = base.guarded(lambda: training.start_practice(token, request, lang))
     right = answered = 0
     questions = [q.model_dump() for q in session.questions]
     for i, q in enumerate(questions, 1):
 
         def submit(line: str, qid: str = q["id"]) -> Any:
             return training.answer_practice(
-                token, session.id, AnswerRequest(question_id=qid, answer=line)
+                token, session.id, AnswerRequest(question_id=qid, answer=line), lang
             )
 
-        feedback = base.guarded(partial(_ask, q, i, len(questions), submit))
+        feedback = base.guarded(partial(_ask, q, i, len(questions), submit, lang))
         if feedback is None:
             break
         result = feedback.model_dump()
-        _write(show_result({**result, "id": result["question_id"]}))
+        _write(show_result({**result, "id": result["question_id"]}, lang))
         answered += 1
         right += result["correct"]
-    _write(f"\nPontuação: {right}/{answered} (sessão {session.id}; progresso guardado)")
+    _write("\n" + WORDS[lang]["practice_score"].format(right=right, total=answered, id=session.id))
 
 
 def exam(

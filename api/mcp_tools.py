@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from pydantic import BaseModel, ConfigDict, Field
@@ -151,6 +151,10 @@ class QuizArgs(ToolArgs):
         description="Same seed, same questions; random when null.",
         json_schema_extra=mark("quiz-seed"),
     )
+    lang: Literal["pt", "en"] = Field(
+        default="pt",
+        description="The language of the prompts, options and explanations (same ids and keys).",
+    )
 
 
 @dataclass(frozen=True)
@@ -192,7 +196,7 @@ def _banlist(s: RulingsService, a: BanlistArgs) -> dict[str, Any]:
 
 
 def _quiz(s: RulingsService, a: QuizArgs) -> dict[str, Any]:
-    return s.quiz(format=a.format, topic=a.topic, n=a.n, seed=a.seed)
+    return s.quiz(format=a.format, topic=a.topic, n=a.n, seed=a.seed, lang=a.lang)
 
 
 def _quiz_check(s: RulingsService, a: QuizCheckArgs) -> dict[str, Any]:
@@ -285,7 +289,8 @@ CORE_TOOLS: tuple[ToolSpec[Any], ...] = (
         "Judge-training questions",
         "Questions drawn from the documents (true/false, yes/no, multiple choice), each with its "
         "answer key, explanation and citation; the same seed gives the same questions. Questions "
-        "are in Portuguese. Keep the keys from the trainee until they answer (see quiz_check).",
+        "are in Portuguese, or in English with lang en (same ids and keys). Keep the keys from the "
+        "trainee until they answer (see quiz_check).",
         QuizArgs,
         Quiz,
         "topic",

@@ -419,14 +419,20 @@ class RulingsService:
         topic: str | None = None,
         n: int = 10,
         seed: int | None = None,
+        lang: str = "pt",
     ) -> dict[str, Any]:
-        """`n` questions with answer keys, explanations and citations; same seed, same quiz."""
+        """`n` questions with answer keys, explanations and citations; same seed, same quiz.
+        `lang` (pt or en) is the language of the prompts, options and explanations (the ids and
+        keys are the same in both; quoted document text stays as the document wrote it)."""
+        from kb.presentation.quiz_model import check_lang
+
+        check_lang(lang)
         fmt = check_format(format, self.formats)
         if seed is None:
             from kb.presentation.quiz import MAX_SEED
 
             seed = random.SystemRandom().randrange(MAX_SEED + 1)
-        return self.question_bank.quiz(fmt, topic or None, n, seed)
+        return self.question_bank.quiz(fmt, topic or None, n, seed, lang)
 
     @cached_property
     def training(self) -> TrainingService:
@@ -446,9 +452,10 @@ class RulingsService:
             self.settings.training_token_days,
         )
 
-    def quiz_check(self, answers: list[dict[str, Any]]) -> dict[str, Any]:
-        """Grade `[{id, answer}]` against the answer keys, each with its explanation and citation."""
-        return self.question_bank.check(answers)
+    def quiz_check(self, answers: list[dict[str, Any]], lang: str = "pt") -> dict[str, Any]:
+        """Grade `[{id, answer}]` against the answer keys, each with its explanation (in `lang`)
+        and citation."""
+        return self.question_bank.check(answers, lang)
 
     # --- what the documents state about a subject ---------------------------------------------
     def rules_about(self, subject: str, format: str | None = None, k: int = 20) -> dict[str, Any]:

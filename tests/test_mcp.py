@@ -86,6 +86,7 @@ CALLS: dict[str, tuple[str, dict[str, Any]]] = {
     "banlist": ("banlist", {"format": "edison"}),
     "quiz": ("quiz", {"topic": "summon", "n": 2, "seed": 2}),
     "quiz-again": ("quiz", {"topic": "summon", "n": 2, "seed": 2}),
+    "quiz-en": ("quiz", {"topic": "summon", "n": 2, "seed": 2, "lang": "en"}),
     "quiz_check": (
         "quiz_check",
         {"answers": [{"id": "summon:card/cyber-dragon", "answer": "non-inherent"}]},
@@ -117,6 +118,7 @@ BAD: list[tuple[str, dict[str, Any], str]] = [
     ("banlist", {"format": "general"}, "format"),
     ("quiz", {"topic": "nope"}, "topic"),
     ("quiz", {"n": 0}, "n"),
+    ("quiz", {"lang": "xx"}, "lang"),
     ("quiz_check", {"answers": "nope"}, "answers"),
     ("quiz_check", {"answers": [{"id": "x"}]}, "answers.0.answer"),
 ]
@@ -352,6 +354,12 @@ def test_deck_banlist_and_quiz(seen: Record) -> None:
     quiz = structured(seen.calls["quiz"])
     assert len(quiz["questions"]) == 2
     assert structured(seen.calls["quiz-again"]) == quiz  # same seed, same quiz
+    english = structured(seen.calls["quiz-en"])  # same ids and keys, English words
+    assert [(q["id"], q["answer"]) for q in english["questions"]] == [
+        (q["id"], q["answer"]) for q in quiz["questions"]
+    ]
+    assert all(not q["prompt"].startswith(("Segundo", "Verdadeiro")) for q in english["questions"])
+    assert english["questions"] != quiz["questions"]
     graded = structured(seen.calls["quiz_check"])
     assert (graded["total"], graded["correct"]) == (1, 0)
     assert structured(seen.calls["quiz_check-string"])["correct"] == 1

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated
 
-from fastapi import Depends, FastAPI, Path, Response
+from fastapi import Depends, FastAPI, Path, Query, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from api.contract import fixed
 from api.errors import error_responses
 from kb.service import RulingsService
 from kb.training.schemas import (
@@ -70,6 +71,14 @@ def token_of(
 
 
 Token = Annotated[str | None, Depends(token_of)]
+Lang = Annotated[
+    str,
+    Query(
+        description="pt (default) or en: the language of the questions and explanations (a "
+        "question's id and key are the same in both).",
+        json_schema_extra=fixed(enum=["pt", "en"]),
+    ),
+]
 
 
 def register(app: FastAPI, service: RulingsService) -> None:
@@ -97,10 +106,10 @@ def register(app: FastAPI, service: RulingsService) -> None:
         response_model=TrainingSession,
         responses=AUTHED,
     )
-    def practice(body: PracticeRequest, token: Token) -> TrainingSession:
+    def practice(body: PracticeRequest, token: Token, lang: Lang = "pt") -> TrainingSession:
         """A practice set chosen by the scheduler (due, missed, then new questions): question
         ids, prompts and options only."""
-        return training().start_practice(token, body)
+        return training().start_practice(token, body, lang)
 
     @app.get(
         "/practice/{session_id}",
@@ -108,9 +117,9 @@ def register(app: FastAPI, service: RulingsService) -> None:
         response_model=TrainingSession,
         responses=WITH_SESSION,
     )
-    def practice_session(session_id: SessionId, token: Token) -> TrainingSession:
+    def practice_session(session_id: SessionId, token: Token, lang: Lang = "pt") -> TrainingSession:
         """A practice session: its questions (no keys) and which are answered."""
-        return training().session(token, session_id, "practice")
+        return training().session(token, session_id, "practice", lang)
 
     @app.post(
         "/practice/{session_id}/answers",
@@ -118,9 +127,11 @@ def register(app: FastAPI, service: RulingsService) -> None:
         response_model=Feedback,
         responses=WITH_SESSION,
     )
-    def practice_answer(session_id: SessionId, body: AnswerRequest, token: Token) -> Feedback:
+    def practice_answer(
+        session_id: SessionId, body: AnswerRequest, token: Token, lang: Lang = "pt"
+    ) -> Feedback:
         """Answer one question: graded at once, with the key, explanation and citation."""
-        return training().answer_practice(token, session_id, body)
+        return training().answer_practice(token, session_id, body, lang)
 
     @app.post(
         "/exams",
@@ -129,10 +140,10 @@ def register(app: FastAPI, service: RulingsService) -> None:
         response_model=TrainingSession,
         responses=AUTHED,
     )
-    def exam(body: ExamRequest, token: Token) -> TrainingSession:
+    def exam(body: ExamRequest, token: Token, lang: Lang = "pt") -> TrainingSession:
         """An exam: N questions, a format and topics, an optional time limit and a pass mark,
         kept by the server."""
-        return training().start_exam(token, body)
+        return training().start_exam(token, body, lang)
 
     @app.get(
         "/exams/{exam_id}",
@@ -140,9 +151,9 @@ def register(app: FastAPI, service: RulingsService) -> None:
         response_model=TrainingSession,
         responses=WITH_SESSION,
     )
-    def exam_session(exam_id: ExamId, token: Token) -> TrainingSession:
+    def exam_session(exam_id: ExamId, token: Token, lang: Lang = "pt") -> TrainingSession:
         """An exam: its questions (no keys), its deadline, which are answered, whether closed."""
-        return training().session(token, exam_id, "exam")
+        return training().session(token, exam_id, "exam", lang)
 
     @app.post(
         "/exams/{exam_id}/answers",
@@ -160,9 +171,9 @@ def register(app: FastAPI, service: RulingsService) -> None:
         response_model=ExamResult,
         responses=WITH_SESSION,
     )
-    def exam_close(exam_id: ExamId, token: Token) -> ExamResult:
+    def exam_close(exam_id: ExamId, token: Token, lang: Lang = "pt") -> ExamResult:
         """Close an exam (once) and grade it: score by topic, each missed question explained."""
-        return training().close_exam(token, exam_id)
+        return training().close_exam(token, exam_id, lang)
 
     @app.get(
         "/exams/{exam_id}/result",
@@ -170,9 +181,9 @@ def register(app: FastAPI, service: RulingsService) -> None:
         response_model=ExamResult,
         responses=WITH_SESSION,
     )
-    def exam_result(exam_id: ExamId, token: Token) -> ExamResult:
+    def exam_result(exam_id: ExamId, token: Token, lang: Lang = "pt") -> ExamResult:
         """A closed exam's result (409 while it is open; past its time limit it closes)."""
-        return training().exam_result(token, exam_id)
+        return training().exam_result(token, exam_id, lang)
 
     @app.get("/progress", tags=["training"], response_model=Progress, responses=AUTHED)
     def progress(token: Token) -> Progress:

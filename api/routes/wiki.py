@@ -59,6 +59,14 @@ LangParam = Annotated[
         json_schema_extra=fixed(enum=["pt", "en"]),
     ),
 ]
+QuizLangParam = Annotated[
+    str,
+    Query(
+        description="pt (default) or en: the language of the prompts, options and explanations "
+        "(a question's id and key are the same in both; quoted document text is as written).",
+        json_schema_extra=fixed(enum=["pt", "en"]),
+    ),
+]
 RuleTemplateParam = Annotated[
     str | None,
     Query(
@@ -172,11 +180,12 @@ def register(app: FastAPI, service: RulingsService) -> None:
                 json_schema_extra=mark("quiz-seed"),
             ),
         ] = None,
+        lang: QuizLangParam = "pt",
     ) -> dict[str, Any]:
         """Questions from the documents with answer keys, explanations and citations."""
         if seed is None:  # random questions: a cache must not keep them
             response.headers["cache-control"] = "no-store"
-        return service.quiz(format=format, topic=topic, n=n, seed=seed)
+        return service.quiz(format=format, topic=topic, n=n, seed=seed, lang=lang)
 
     @app.post(
         "/quiz/check",

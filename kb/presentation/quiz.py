@@ -22,7 +22,13 @@ from kb.presentation.quiz_facts import (
     speed_questions,
     summon_questions,
 )
-from kb.presentation.quiz_model import Question, flag_machine_translated, question_json
+from kb.presentation.quiz_model import (
+    Question,
+    check_lang,
+    flag_machine_translated,
+    localized,
+    question_json,
+)
 from kb.presentation.quiz_sources import (
     Sources,
     claim_questions,
@@ -76,8 +82,12 @@ class QuestionBank:
         found = {t for q in self.questions for t in q.topics}
         self.topics: tuple[str, ...] = tuple(sorted(found | set(topics)))
 
-    def quiz(self, format: str | None, topic: str | None, n: int, seed: int) -> dict[str, Any]:
-        """`n` questions for a format and topic; the same seed gives the same questions."""
+    def quiz(
+        self, format: str | None, topic: str | None, n: int, seed: int, lang: str = "pt"
+    ) -> dict[str, Any]:
+        """`n` questions for a format and topic in `lang` (pt or en); the same seed gives the same
+        questions (same ids and keys in every language)."""
+        check_lang(lang)
         if not 1 <= n <= MAX_QUESTIONS:
             raise out_of_range("n", 1, MAX_QUESTIONS, n)
         if not 0 <= seed <= MAX_SEED:
@@ -100,7 +110,7 @@ class QuestionBank:
             "n": n,
             "seed": seed,
             "available": len({q.group for q in pool}),
-            "questions": [question_json(q) for q in chosen],
+            "questions": [question_json(q, lang) for q in chosen],
         }
 
     def no_questions(self, format: str | None, topic: str | None) -> InvalidQuery:
@@ -135,8 +145,10 @@ class QuestionBank:
         docs/quiz-review.md reviews, drawn as quizzes were when it was reviewed (`reviewed_draw`)."""
         return reviewed_draw(self.questions, n, seed)
 
-    def check(self, answers: list[dict[str, Any]]) -> dict[str, Any]:
-        """Grade answers `[{id, answer}]`, explaining every answer with its citation."""
+    def check(self, answers: list[dict[str, Any]], lang: str = "pt") -> dict[str, Any]:
+        """Grade answers `[{id, answer}]`, explaining every answer with its citation (the
+        explanation's words in `lang`; the grading is the same in every language)."""
+        check_lang(lang)
         if not answers:
             raise InvalidQuery("answers", "must hold at least one {id, answer}")
         if len(answers) > MAX_ANSWERS:
@@ -149,14 +161,15 @@ class QuestionBank:
                 raise InvalidQuery(f"answers.{i}.id", f"unknown question id {qid!r}")
             given = normalise_answer(q, item.get("answer"), f"answers.{i}.answer")
             correct = given == q.answer
+            shown = localized(q, lang)
             results.append(
                 {
                     "id": q.id,
                     "correct": correct,
                     "given": given,
                     "expected": q.answer,
-                    "expected_text": q.option(q.answer).text,
-                    "explanation": q.explanation,
+                    "expected_text": shown.option(q.answer).text,
+                    "explanation": shown.explanation,
                     "machine_translated": q.machine_translated,
                     "citation": asdict(q.citation),
                 }
@@ -240,7 +253,7 @@ def normalise_answer(q: Question, value: Any, field: str) -> str:
             return text
         if text.isdigit() and 1 <= int(text) <= len(keys):
             return keys[int(text) - 1]
-        for o in q.options:
-            if fold(o.text).strip() == text:
+        for o in (*q.options, *localized(q, "en").options):  # an option's words in pt or en
+            if fold(o.text).strip().rstrip(".") == text:
                 return o.key
     raise InvalidQuery(field, f"must be one of {', '.join(keys)}, got {value!r}")

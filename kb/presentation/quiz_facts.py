@@ -13,32 +13,35 @@ from collections.abc import Iterator
 from kb.ids import fold
 from kb.model import Fact, Node
 from kb.presentation.quiz_checks import distinct, giveaway
-from kb.presentation.quiz_model import YES_NO, Option, Question, key_of, lettered
-from kb.presentation.quiz_sources import Sources, clean
+from kb.presentation.quiz_lang import LANGS, say
+from kb.presentation.quiz_model import (
+    YES_NO,
+    Option,
+    Question,
+    Texts,
+    key_of,
+    keyed,
+    lettered,
+    words_of,
+)
+from kb.presentation.quiz_sources import Sources, clean, label_in
 
 INHERENT = "concept/inherent-special-summon"
 NON_INHERENT = "concept/non-inherent-special-summon"
-_SUMMON_OPTIONS = (Option("inherent", "Inerente"), Option("non-inherent", "Não-inerente"))
+_SUMMON_KEYS = ("inherent", "non-inherent")
+_SUMMON_OPTIONS = keyed(_SUMMON_KEYS)
 # A list headed "cards that summon monsters: …" names what performs the summon, not what is
 # summoned ("Monster Reborn" is no monster): its question asks of the summon it makes.
 _PERFORMS = re.compile(r"\b(que|quem) (invoque|invoquem|invoca|invocam)\b")
 _SPEEDS = ("concept/spell-speed-1", "concept/spell-speed-2", "concept/spell-speed-3")
-# predicate -> (positive predicate it answers, question template, answer)
+# predicate -> (positive predicate it answers, question template in quiz_lang, answer)
 _YES_NO_FACTS: dict[str, tuple[str, str, str]] = {
-    "negatable_by": ("negatable_by", "uma {s} pode ser negada por cards de {o}?", "yes"),
-    "not_negatable_by": ("negatable_by", "uma {s} pode ser negada por cards de {o}?", "no"),
-    "starts_chain": ("starts_chain", "uma {s} inicia uma Corrente?", "yes"),
-    "does_not_start_chain": ("starts_chain", "uma {s} inicia uma Corrente?", "no"),
-    "can_respond_to": (
-        "can_respond_to",
-        "um efeito de {s} pode ser ativado em resposta a um efeito de {o}?",
-        "yes",
-    ),
-    "cannot_respond_to": (
-        "can_respond_to",
-        "um efeito de {s} pode ser ativado em resposta a um efeito de {o}?",
-        "no",
-    ),
+    "negatable_by": ("negatable_by", "negatable_by", "yes"),
+    "not_negatable_by": ("negatable_by", "negatable_by", "no"),
+    "starts_chain": ("starts_chain", "starts_chain", "yes"),
+    "does_not_start_chain": ("starts_chain", "starts_chain", "no"),
+    "can_respond_to": ("can_respond_to", "can_respond_to", "yes"),
+    "cannot_respond_to": ("can_respond_to", "can_respond_to", "no"),
 }
 
 
@@ -55,9 +58,9 @@ def document_facts(src: Sources, predicate: str) -> list[Fact]:
     return sorted(facts, key=lambda f: (f.subject, f.object, f.source or ""))
 
 
-def label(src: Sources, node_id: str) -> str:
+def label(src: Sources, node_id: str, lang: str = "pt") -> str:
     node = src.kg.get(node_id)
-    return (node.label_pt or node.label_en or node_id) if node else node_id
+    return (label_in(node, lang) or node_id) if node else node_id
 
 
 def summon_questions(src: Sources) -> Iterator[Question]:
@@ -71,30 +74,42 @@ def summon_questions(src: Sources) -> Iterator[Question]:
         source = source_node(src, f)
         if len(kinds[subject]) != 1 or source is None or f.object not in (INHERENT, NON_INHERENT):
             continue
-        name = src.name(src.kg.node(subject))
         header = fold((source.text or "").split(":")[0])
-        whose = f"feita por {name}" if _PERFORMS.search(header) else f"de {name}"
+        whose_key = "summon_made_by" if _PERFORMS.search(header) else "summon_of"
         answer = "inherent" if f.object == INHERENT else "non-inherent"
-        listed = src.where(source)
-        note = " (listado entre as exceções)" if f.props.get("exception") else ""
         qid = f"summon:{subject}"
+        text: dict[str, tuple[str, str]] = {}
+        for lang in LANGS:
+            name = src.name(src.kg.node(subject), lang)
+            note = say(lang, "summon_exception") if f.props.get("exception") else ""
+            text[lang] = (
+                say(lang, "summon", whose=say(lang, whose_key, name=name)),
+                say(
+                    lang,
+                    "summon_explained",
+                    kind=label(src, f.object, lang),
+                    name=name,
+                    listed=src.where(source, lang),
+                    note=note,
+                    text=clean(source.text or ""),
+                    node=source.id,
+                ),
+            )
         yield Question(
             id=qid,
             kind="multiple-choice",
             family="summon",
             format=src.format_of(source),
             topics=src.topics(source, "summon"),
-            prompt=f"Segundo as regras, a Invocação-Especial {whose} é inerente ou não-inerente?",
+            prompt=text["pt"][0],
             context=None,
             statement=None,
             options=_SUMMON_OPTIONS,
             answer=answer,
-            explanation=(
-                f"{label(src, f.object)}: {name} aparece em «{listed}»{note}: "
-                f"«{clean(source.text or '')}» ({source.id})."
-            ),
+            explanation=text["pt"][1],
             citation=src.citation(source),
             group=qid,
+            en=Texts(text["en"][0], None, None, words_of(_SUMMON_KEYS, "en"), text["en"][1]),
         )
 
 
@@ -112,22 +127,34 @@ def fact_questions(src: Sources) -> Iterator[Question]:
         if len(answers[key]) != 1 or source is None:
             continue  # the documents disagree, or nothing to cite
         qid = f"fact:{key[0]}:{key[1]}:{key[2]}"
-        text = template.format(s=label(src, f.subject), o=label(src, f.object))
         via = f" ({f.props['via']})" if f.props.get("via") else ""
+        prompt, why = {}, {}
+        for lang in LANGS:
+            asked = say(lang, template, s=label(src, f.subject, lang), o=label(src, f.object, lang))
+            prompt[lang] = say(lang, "according", text=asked)
+            why[lang] = say(
+                lang,
+                "fact_explained",
+                verdict=say(lang, answer),
+                via=via,
+                text=clean(source.text or ""),
+                node=source.id,
+            )
         yield Question(
             id=qid,
             kind="yes-no",
             family="fact",
             format=src.format_of(source),
             topics=src.topics(source),
-            prompt=f"Segundo as regras, {text}",
+            prompt=prompt["pt"],
             context=None,
             statement=None,
             options=YES_NO,
             answer=answer,
-            explanation=f"{'Sim' if answer == 'yes' else 'Não'}{via}: «{clean(source.text or '')}» ({source.id}).",
+            explanation=why["pt"],
             citation=src.citation(source),
             group=qid,
+            en=Texts(prompt["en"], None, None, words_of(("yes", "no"), "en"), why["en"]),
         )
 
 
@@ -153,27 +180,34 @@ def capability_questions(src: Sources) -> Iterator[Question]:
         if source is None or len(others) < 3:
             continue
         qid = f"capability:{capability}:{card}"
-        names = [src.name(src.kg.node(c)) for c in [card, *random.Random(qid).sample(others, 3)]]
+        cards = [card, *random.Random(qid).sample(others, 3)]
+        names = [src.name(src.kg.node(c)) for c in cards]
         if not distinct(names) or giveaway([label(src, capability)], names, names[0]):
             continue
         options = lettered(names, qid)
+        in_english = {src.name(src.kg.node(c)): src.name(src.kg.node(c), "en") for c in cards}
+        quoted = {"text": clean(source.text or ""), "node": source.id}
         yield Question(
             id=qid,
             kind="multiple-choice",
             family="capability",
             format=src.format_of(source),
             topics=src.topics(source),
-            prompt=f"Segundo as regras, qual destes cards tem a capacidade «{label(src, capability)}»?",
+            prompt=say("pt", "capability", capability=label(src, capability)),
             context=None,
             statement=None,
             options=options,
             answer=key_of(options, names[0]),
-            explanation=(
-                f"{names[0]}: «{clean(source.text or '')}» ({source.id}). "
-                "Os outros não têm essa capacidade nos dados de cards do KB."
-            ),
+            explanation=say("pt", "capability_explained", name=names[0], **quoted),
             citation=src.citation(source),
             group=qid,
+            en=Texts(
+                say("en", "capability", capability=label(src, capability, "en")),
+                None,
+                None,
+                tuple(in_english[o.text] for o in options),
+                say("en", "capability_explained", name=in_english[names[0]], **quoted),
+            ),
         )
 
 
@@ -213,22 +247,38 @@ def _speed_question(
     src: Sources, subject: str, kind: str, speed: str, source: Node, options: tuple[Option, ...]
 ) -> Question:
     qid = f"speed:{subject}"
-    name = src.name(src.kg.node(subject))
-    what = name if subject == kind else f"{name} ({label(src, kind)})"
+    prompt, why = {}, {}
+    for lang in LANGS:
+        name = src.name(src.kg.node(subject), lang)
+        what = name if subject == kind else f"{name} ({label(src, kind, lang)})"
+        prompt[lang] = say(lang, "speed", what=what)
+        why[lang] = say(
+            lang,
+            "speed_explained",
+            kind=label(src, kind, lang),
+            speed=label(src, speed, lang),
+            text=clean(source.text or ""),
+            node=source.id,
+        )
     return Question(
         id=qid,
         kind="multiple-choice",
         family="spell-speed",
         format=src.format_of(source),
         topics=src.topics(source, "spell-speed"),
-        prompt=f"Qual é a Velocidade de Magia de {what}?",
+        prompt=prompt["pt"],
         context=None,
         statement=None,
         options=options,
         answer=speed[-1],
-        explanation=(
-            f"{label(src, kind)}: {label(src, speed)}: «{clean(source.text or '')}» ({source.id})."
-        ),
+        explanation=why["pt"],
         citation=src.citation(source),
         group=qid,
+        en=Texts(
+            prompt["en"],
+            None,
+            None,
+            tuple(label(src, s, "en") for s in _SPEEDS),
+            why["en"],
+        ),
     )

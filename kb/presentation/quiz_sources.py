@@ -18,7 +18,16 @@ from kb.ids import fold
 from kb.model import Node
 from kb.presentation.polarity import flip
 from kb.presentation.quiz_checks import fair_options, holds_in_several, lacks_subject, words
-from kb.presentation.quiz_model import TRUE_FALSE, Citation, Question, key_of, lettered
+from kb.presentation.quiz_lang import say
+from kb.presentation.quiz_model import (
+    TRUE_FALSE,
+    Citation,
+    Question,
+    Texts,
+    key_of,
+    lettered,
+    words_of,
+)
 from kb.search.analysis import analyse
 from kb.text import Segment, sentences, trimmed
 
@@ -63,8 +72,8 @@ class Sources:
     def formats(self) -> Formats:
         return Formats.of_nodes(self.kg.of_type("Format"))
 
-    def badge(self, format_name: str) -> str:
-        return self.formats.badge(format_name, "pt") or "?"
+    def badge(self, format_name: str, lang: str = "pt") -> str:
+        return self.formats.badge(format_name, lang) or "?"
 
     def format_of(self, node: Node) -> str:
         for nid in (node.id, *self.kg.ancestors(node.id)):
@@ -95,21 +104,31 @@ class Sources:
         }
         return tops | {topic for topic, _ in _SEMANTIC_TOPICS}
 
-    def where(self, node: Node) -> str:
+    def where(self, node: Node, lang: str = "pt") -> str:
         """ "Edison · Regra #5 — …": the format and the rules/sections above (and at) a node."""
         chain = [self.kg.node(a) for a in reversed(self.kg.ancestors(node.id))] + [node]
-        names = [title(n) for n in chain if n.type in ("Rule", "Section")]
-        return " › ".join([self.badge(self.format_of(node)), *names])
+        names = [title(n, lang) for n in chain if n.type in ("Rule", "Section")]
+        return " › ".join([self.badge(self.format_of(node), lang), *names])
 
-    def name(self, node: Node) -> str:
+    def name(self, node: Node, lang: str = "pt") -> str:
+        """A card's or concept's name: in Portuguese with the English one after it; in English."""
+        if lang == "en":
+            return node.label_en or node.label_pt or node.id
         pt, en = node.label_pt or node.label_en or node.id, node.label_en
         return f"{pt} ({en})" if en and en != pt else pt
 
 
-def title(node: Node) -> str:
-    name = node.label_pt or node.text or node.id
+def label_in(node: Node, lang: str) -> str | None:
+    """The node's label in `lang` (the other language's when it has none)."""
+    return (node.label_en or node.label_pt) if lang == "en" else (node.label_pt or node.label_en)
+
+
+def title(node: Node, lang: str = "pt") -> str:
+    name = (node.label_pt if lang == "pt" else label_in(node, lang)) or node.text or node.id
     number = node.props.get("number")
-    return f"Regra #{number} — {name}" if node.type == "Rule" and number is not None else name
+    if node.type == "Rule" and number is not None:
+        return say(lang, "rule_title", number=number, name=name)
+    return name
 
 
 def clean(text: str) -> str:
@@ -165,27 +184,35 @@ def statement_questions(src: Sources) -> Iterator[Question]:
                     continue  # neither the sentence nor a heading says what it is about
                 context = f"{heading}: {context}" if context else heading
             group = f"tf:{node.id}:s{i}"
-            changed = "tirou" if flipped.removed else "acrescentou"
+            changed = "statement_false_removed" if flipped.removed else "statement_false_added"
             for truth, statement in ((True, seg.text), (False, flipped.text)):
-                explanation = (
-                    f"Verdadeiro: é a frase do documento ({node.id})."
+                why = {
+                    lang: say(lang, "statement_true", node=node.id)
                     if truth
-                    else f"Falso: a afirmação {changed} um «não»; o documento ({node.id}) diz: «{seg.text}»"
-                )
+                    else say(lang, changed, node=node.id, text=seg.text)
+                    for lang in ("pt", "en")
+                }
                 yield Question(
                     id=f"{group}:{'true' if truth else 'false'}",
                     kind="true-false",
                     family="statement",
                     format=src.format_of(node),
                     topics=src.topics(node),
-                    prompt=f"Verdadeiro ou falso? ({src.where(node)})",
+                    prompt=say("pt", "true_or_false", where=src.where(node)),
                     context=context,
                     statement=statement,
                     options=TRUE_FALSE,
                     answer="true" if truth else "false",
-                    explanation=explanation,
+                    explanation=why["pt"],
                     citation=src.citation(node, seg),
                     group=group,
+                    en=Texts(
+                        say("en", "true_or_false", where=src.where(node, "en")),
+                        context,
+                        statement,
+                        words_of(("true", "false"), "en"),
+                        why["en"],
+                    ),
                 )
 
 
@@ -223,23 +250,44 @@ def claim_questions(src: Sources) -> Iterator[Question]:
             end,
             src.documents[doc][start:end],
         )
+        verdict = "true" if holds else "false"
+
+        def where(lang: str) -> str:
+            return f"{src.badge(fmt, lang)} · {src.where(passage, lang)}"  # noqa: B023
+
         yield Question(
             id=f"claim:{claim.id}:{'true' if holds else 'false'}",
             kind="true-false",
             family="claim",
             format=fmt,
             topics=src.topics(passage),
-            prompt=f"Verdadeiro ou falso? ({src.badge(fmt)} · {src.where(passage)})",
+            prompt=say("pt", "true_or_false", where=where("pt")),
             context=None,
             statement=claim.label_pt,
             options=TRUE_FALSE,
-            answer="true" if holds else "false",
-            explanation=(
-                f"{'Verdadeiro' if holds else 'Falso'}: o documento diz «{sentence}»"
-                f" ({passage.id})."
+            answer=verdict,
+            explanation=say(
+                "pt",
+                "claim_explained",
+                verdict=say("pt", verdict),
+                sentence=sentence,
+                node=passage.id,
             ),
             citation=citation,
             group=f"claim:{claim.id}",
+            en=Texts(
+                say("en", "true_or_false", where=where("en")),
+                None,
+                claim.label_en or claim.label_pt,
+                words_of(("true", "false"), "en"),
+                say(
+                    "en",
+                    "claim_explained",
+                    verdict=say("en", verdict),
+                    sentence=sentence,
+                    node=passage.id,
+                ),
+            ),
         )
 
 
@@ -267,15 +315,31 @@ def order_questions(src: Sources) -> Iterator[Question]:
     for parent, steps in step_sequences(src):
         texts = [step_text(s) for s in steps]
         where = src.where(parent)
+        where_en = src.where(parent, "en")
         for i, step in enumerate(steps):
             qid = f"order:{step.id}"
             if i == 0:
-                prompt, pool = f"{where}: qual destes vem primeiro?", texts[1:]
-                why = f"É o primeiro de {len(steps)} passos ({step.id})."
+                prompt, pool = say("pt", "order_first", where=where), texts[1:]
+                prompt_en = say("en", "order_first", where=where_en)
+                why = {
+                    lang: say(lang, "order_first_why", total=len(steps), node=step.id)
+                    for lang in ("pt", "en")
+                }
             else:
-                prompt = f"{where}: o que vem logo depois de «{texts[i - 1]}»?"
+                prompt = say("pt", "order_next", where=where, previous=texts[i - 1])
+                prompt_en = say("en", "order_next", where=where_en, previous=texts[i - 1])
                 pool = [t for t in texts if t not in (texts[i], texts[i - 1])]
-                why = f"É o passo {i + 1} de {len(steps)}, logo depois de «{texts[i - 1]}» ({step.id})."
+                why = {
+                    lang: say(
+                        lang,
+                        "order_next_why",
+                        number=i + 1,
+                        total=len(steps),
+                        previous=texts[i - 1],
+                        node=step.id,
+                    )
+                    for lang in ("pt", "en")
+                }
             shown = [where] if i == 0 else [where, texts[i - 1]]
             chosen = fair_options(texts[i], pool, shown, qid)
             if chosen is None:
@@ -292,9 +356,11 @@ def order_questions(src: Sources) -> Iterator[Question]:
                 statement=None,
                 options=options,
                 answer=key_of(options, texts[i]),
-                explanation=why,
+                explanation=why["pt"],
                 citation=src.citation(step),
                 group=qid,
+                # The steps are the document's words: quoted as it wrote them.
+                en=Texts(prompt_en, None, None, tuple(o.text for o in options), why["en"]),
             )
 
 
@@ -307,7 +373,13 @@ def damage_step_questions(src: Sources) -> Iterator[Question]:
     (not negated, not repeated by another sub-step) and whose text does not name the key."""
     substeps = [s for s in src.kg.of_type("Step") if s.props.get("kind") == "damage-substep"]
     substeps.sort(key=lambda s: s.span.start if s.span else 0)
-    names = {s.id: f"Sub-etapa {i} — {step_text(s)}" for i, s in enumerate(substeps, 1)}
+    names = {
+        s.id: say("pt", "substep", number=i, text=step_text(s)) for i, s in enumerate(substeps, 1)
+    }
+    names_en = {
+        names[s.id]: say("en", "substep", number=i, text=step_text(s))
+        for i, s in enumerate(substeps, 1)
+    }
     rows = [(s, src.kg.node(c)) for s in substeps for c in src.kg.children(s.id)]
     # Words in the texts of three or more sub-steps ("efeitos", "ativam") point at none of them.
     spread: dict[str, set[str]] = {}
@@ -331,20 +403,29 @@ def damage_step_questions(src: Sources) -> Iterator[Question]:
         if chosen is None:
             continue
         options = lettered(chosen, qid)
+        above = (sub.parent and src.kg.node(sub.parent)) or sub
+        quoted = f"({sub.id}): «{clean(passage.text or '')}»"
         yield Question(
             id=qid,
             kind="multiple-choice",
             family="damage-step",
             format=src.format_of(passage),
             topics=src.topics(passage, "damage-step"),
-            prompt=f"{src.where((sub.parent and src.kg.node(sub.parent)) or sub)}: em qual sub-etapa da Etapa de Dano acontece isto?",
+            prompt=say("pt", "damage_step", where=src.where(above)),
             context=None,
             statement=statement,
             options=options,
             answer=key_of(options, names[sub.id]),
-            explanation=f"{names[sub.id]} ({sub.id}): «{clean(passage.text or '')}»",
+            explanation=f"{names[sub.id]} {quoted}",
             citation=src.citation(passage),
             group=qid,
+            en=Texts(
+                say("en", "damage_step", where=src.where(above, "en")),
+                None,
+                statement,
+                tuple(names_en[o.text] for o in options),
+                f"{names_en[names[sub.id]]} {quoted}",
+            ),
         )
 
 

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 
 from kb.presentation.quiz import normalise_answer
-from kb.presentation.quiz_model import Question
+from kb.presentation.quiz_model import Question, localized
 from kb.training.schemas import Feedback, SessionQuestion, TopicScore
 
 
@@ -28,8 +28,10 @@ def fingerprint(q: Question) -> str:
     return hashlib.sha256(json.dumps(data, ensure_ascii=False).encode()).hexdigest()
 
 
-def shown(q: Question) -> SessionQuestion:
-    """The question as a session shows it before it is answered: no key, explanation or source."""
+def shown(q: Question, lang: str = "pt") -> SessionQuestion:
+    """The question as a session shows it before it is answered, in `lang`: no key, explanation
+    or source."""
+    q = localized(q, lang)
     return SessionQuestion(
         id=q.id,
         kind=q.kind,  # type: ignore[arg-type]
@@ -48,7 +50,11 @@ def read_answer(q: Question, value: str | bool | int, field: str = "answer") -> 
     return normalise_answer(q, value, field)
 
 
-def feedback(q: Question, given: str | None, time_taken_ms: int | None) -> Feedback:
+def feedback(
+    q: Question, given: str | None, time_taken_ms: int | None, lang: str = "pt"
+) -> Feedback:
+    """The key, explanation (in `lang`) and citation of an answered question."""
+    q = localized(q, lang)
     return Feedback(
         question_id=q.id,
         correct=given == q.answer,

@@ -13,7 +13,7 @@ from fsrs import Card
 
 from kb.errors import Conflict, InvalidQuery, NotFound, Unauthorized, unknown_value
 from kb.presentation.quiz import QuestionBank, order
-from kb.presentation.quiz_model import Question
+from kb.presentation.quiz_model import Question, check_lang
 from kb.training import grading
 from kb.training.database import Database
 from kb.training.progress import Answered, due_count, mastery_by
@@ -125,6 +125,7 @@ class TrainingService:
         chosen: Sequence[Question],
         deadline: datetime | None = None,
         pass_mark: float | None = None,
+        lang: str = "pt",
     ) -> TrainingSession:
         now = self.clock()
         row = SessionRow(
@@ -142,10 +143,10 @@ class TrainingService:
             timed_out=False,
         )
         repo.add_session(row, [(q.id, grading.fingerprint(q)) for q in chosen])
-        return self._view(row, list(chosen), [])
+        return self._view(row, list(chosen), [], lang)
 
     def _view(
-        self, row: SessionRow, questions: list[Question], answered: list[str]
+        self, row: SessionRow, questions: list[Question], answered: list[str], lang: str = "pt"
     ) -> TrainingSession:
         return TrainingSession(
             id=row.id,
@@ -157,7 +158,7 @@ class TrainingService:
             deadline=row.deadline,
             pass_mark=row.pass_mark,
             closed=self._closed(row),
-            questions=[grading.shown(q) for q in questions],
+            questions=[grading.shown(q, lang) for q in questions],
             answered=answered,
         )
 
@@ -167,8 +168,12 @@ class TrainingService:
         )
 
     # --- practice -------------------------------------------------------------------------
-    def start_practice(self, token: str | None, request: PracticeRequest) -> TrainingSession:
-        """A practice set chosen by the scheduler: due, then missed, then new questions."""
+    def start_practice(
+        self, token: str | None, request: PracticeRequest, lang: str = "pt"
+    ) -> TrainingSession:
+        """A practice set chosen by the scheduler: due, then missed, then new questions; its
+        prompts and options in `lang` (pt or en)."""
+        check_lang(lang)
         with self.db.transaction() as s:
             repo = Repository(s)
             trainee = self._trainee(repo, token)
@@ -177,36 +182,42 @@ class TrainingService:
             fps = {q.id: grading.fingerprint(q) for q in pool}
             seed = random.SystemRandom().randrange(2**32)
             chosen = plan(pool, repo.reviews(trainee.id), fps, request.n, self.clock(), seed)
-            return self._open(repo, trainee, "practice", fmt, topics, chosen)
+            return self._open(repo, trainee, "practice", fmt, topics, chosen, lang=lang)
 
     def session(
-        self, token: str | None, session_id: str, kind: str | None = None
+        self, token: str | None, session_id: str, kind: str | None = None, lang: str = "pt"
     ) -> TrainingSession:
-        """A practice session or exam as the trainee sees it (keys only through answers and
-        results)."""
+        """A practice session or exam as the trainee sees it, in `lang` (keys only through answers
+        and results)."""
+        check_lang(lang)
         with self.db.transaction() as s:
             repo = Repository(s)
             trainee = self._trainee(repo, token)
             row = self._session(repo, trainee, session_id, kind)
             questions, _ = self._questions(repo, row)
             answered = [a.question_id for a in repo.session_answers(row.id)]
-            return self._view(row, [q for q in questions if q is not None], answered)
+            return self._view(row, [q for q in questions if q is not None], answered, lang)
 
     def answer_practice(
-        self, token: str | None, session_id: str, request: AnswerRequest
+        self, token: str | None, session_id: str, request: AnswerRequest, lang: str = "pt"
     ) -> Feedback:
-        """Grade one answer of a practice session, record it and schedule the question."""
+        """Grade one answer of a practice session, record it and schedule the question (the
+        explanation in `lang`; the grading is the same in every language)."""
+        check_lang(lang)
         with self.db.transaction() as s:
             repo = Repository(s)
             trainee = self._trainee(repo, token)
             row = self._session(repo, trainee, session_id, "practice")
             q, given, answer = self._record(repo, trainee, row, request)
-            return grading.feedback(q, given, answer.time_taken_ms)
+            return grading.feedback(q, given, answer.time_taken_ms, lang)
 
     # --- exams ----------------------------------------------------------------------------
-    def start_exam(self, token: str | None, request: ExamRequest) -> TrainingSession:
-        """An exam of `n` questions (fewer when the filters allow fewer); its time limit and
-        pass mark are kept by the server."""
+    def start_exam(
+        self, token: str | None, request: ExamRequest, lang: str = "pt"
+    ) -> TrainingSession:
+        """An exam of `n` questions (fewer when the filters allow fewer), in `lang`; its time limit
+        and pass mark are kept by the server."""
+        check_lang(lang)
         with self.db.transaction() as s:
             repo = Repository(s)
             trainee = self._trainee(repo, token)
@@ -218,7 +229,7 @@ class TrainingService:
                 else None
             )
             return self._open(
-                repo, trainee, "exam", fmt, topics, chosen, deadline, request.pass_mark
+                repo, trainee, "exam", fmt, topics, chosen, deadline, request.pass_mark, lang
             )
 
     def answer_exam(self, token: str | None, exam_id: str, request: AnswerRequest) -> ExamAnswer:
@@ -238,8 +249,10 @@ class TrainingService:
                 deadline=row.deadline,
             )
 
-    def close_exam(self, token: str | None, exam_id: str) -> ExamResult:
-        """Close an exam (once: it cannot be reopened, extended or submitted again) and grade it."""
+    def close_exam(self, token: str | None, exam_id: str, lang: str = "pt") -> ExamResult:
+        """Close an exam (once: it cannot be reopened, extended or submitted again) and grade it
+        (the missed questions explained in `lang`)."""
+        check_lang(lang)
         with self.db.transaction() as s:
             repo = Repository(s)
             trainee = self._trainee(repo, token)
@@ -247,10 +260,11 @@ class TrainingService:
             if row.closed_at is not None:
                 raise Conflict("exam", row.id, "already closed; GET its result")
             self._close(repo, trainee, row)
-            return self._result(repo, row)
+            return self._result(repo, row, lang)
 
-    def exam_result(self, token: str | None, exam_id: str) -> ExamResult:
-        """A closed exam's result (an exam past its time limit is closed now)."""
+    def exam_result(self, token: str | None, exam_id: str, lang: str = "pt") -> ExamResult:
+        """A closed exam's result (an exam past its time limit is closed now), in `lang`."""
+        check_lang(lang)
         with self.db.transaction() as s:
             repo = Repository(s)
             trainee = self._trainee(repo, token)
@@ -261,7 +275,7 @@ class TrainingService:
                         "exam", row.id, "still open: its keys come with its result once closed"
                     )
                 self._close(repo, trainee, row)
-            return self._result(repo, row)
+            return self._result(repo, row, lang)
 
     def _close(self, repo: Repository, trainee: TraineeRow, row: SessionRow) -> None:
         """Close an exam for good; its answers now review their questions' cards."""
@@ -279,7 +293,7 @@ class TrainingService:
         if row.deadline is not None and row.deadline <= self.clock():
             raise Conflict("exam", row.id, f"its time limit passed at {row.deadline.isoformat()}")
 
-    def _result(self, repo: Repository, row: SessionRow) -> ExamResult:
+    def _result(self, repo: Repository, row: SessionRow, lang: str = "pt") -> ExamResult:
         questions, stale = self._questions(repo, row)
         answers = {a.question_id: a for a in repo.session_answers(row.id)}
         graded: list[grading.Graded] = []
@@ -298,7 +312,9 @@ class TrainingService:
             graded.append(grading.Graded(q.topics, correct))
             if not correct:
                 missed.append(
-                    grading.feedback(q, a.given if a else None, a.time_taken_ms if a else None)
+                    grading.feedback(
+                        q, a.given if a else None, a.time_taken_ms if a else None, lang
+                    )
                 )
         total = len(graded)
         pass_mark = row.pass_mark if row.pass_mark is not None else 1.0

@@ -230,3 +230,39 @@ def test_an_unreachable_database_fails_training_routes_only(
     assert client.get("/progress", headers=auth("abc")).status_code == 503
     assert client.get("/stats").status_code == 200
     assert client.get("/quiz", params={"n": 1, "seed": 1}).status_code == 200
+
+
+def test_training_routes_choose_the_language(client: TestClient) -> None:
+    """Practice and exams in English: same ids and keys, English words; an unknown lang is a 422
+    naming it."""
+    h = auth(new_token(client))
+    body = {"topics": ["summon"], "n": 3}
+    pt = client.post("/practice", json=body, headers=h).json()
+    en = client.get(f"/practice/{pt['id']}", params={"lang": "en"}, headers=h).json()
+    assert [q["id"] for q in en["questions"]] == [q["id"] for q in pt["questions"]]
+    assert en["questions"] != pt["questions"] and keyless(en)
+    assert not any(q["prompt"].startswith(("Segundo", "Verdadeiro")) for q in en["questions"])
+    q = en["questions"][0]
+    fb = client.post(
+        f"/practice/{pt['id']}/answers",
+        params={"lang": "en"},
+        json={"question_id": q["id"], "answer": q["options"][0]["text"]},
+        headers=h,
+    ).json()
+    assert fb["expected_text"] in [o["text"] for o in q["options"]]
+    exam = client.post("/exams", params={"lang": "en"}, json=body, headers=h)
+    assert exam.status_code == 201 and keyless(exam.json())
+    assert not any(
+        q["prompt"].startswith(("Segundo", "Verdadeiro")) for q in exam.json()["questions"]
+    )
+    closed = client.post(f"/exams/{exam.json()['id']}/close", params={"lang": "en"}, headers=h)
+    assert closed.status_code == 200
+    for method, path in (
+        ("post", "/practice"),
+        ("post", "/exams"),
+        ("get", f"/practice/{pt['id']}"),
+        ("get", f"/exams/{exam.json()['id']}/result"),
+    ):
+        kwargs = {"json": body} if method == "post" else {}
+        r = client.request(method, path, params={"lang": "xx"}, headers=h, **kwargs)
+        assert r.status_code == 422 and r.json()["field"] == "lang", (path, r.json())
