@@ -225,7 +225,7 @@ def test_a_list_section_lists_its_cards_from_the_card_data(
     linked = re.findall(r"\[https://w3id\.org/ygo-rulings/cards/([^ ]+) ", text)
     assert linked == [c["id"].removeprefix("card/") for c in listed]
     for card in listed:
-        assert f"Senha {card['password']}" in text, card["id"]
+        assert f"Senha {card['password']:08d}" in text, card["id"]  # its 8 digits
     assert f"{field} (2010-03-01)" in text and "corpus/carddb/cards.tsv" in text
     html = client.get(f"/rules/edison/fl/{section}", params={"as": "html"}).text
     assert html.count('href="/cards/') >= len(listed)

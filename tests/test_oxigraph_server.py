@@ -125,7 +125,9 @@ def remote(built: Built, url: str, **settings: float) -> RulingsService:
 
 @pytest.fixture(scope="module")
 def remote_service(built: Built, oxigraph_url: str) -> RulingsService:
-    return remote(built, oxigraph_url)
+    # The reused refusal tests run whole-graph queries through the server: on a busy machine
+    # they may take longer than the default request budget, which is not what they test.
+    return remote(built, oxigraph_url, request_timeout=120.0)
 
 
 @pytest.fixture(scope="module")
