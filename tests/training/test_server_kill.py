@@ -105,7 +105,11 @@ def test_kill_9_of_the_server_loses_no_acknowledged_answer(
     tmp_path: Path,
 ) -> None:
     data = tmp_path / "data"  # a copy of the session build; a fresh training database
-    shutil.copytree(lite_built.data_dir, data, symlinks=True)
+    # The session build's own training database (another test may have made one there) is
+    # left behind: this server starts on a fresh one.
+    shutil.copytree(
+        lite_built.data_dir, data, symlinks=True, ignore=shutil.ignore_patterns("training.sqlite3*")
+    )
     assert not (data / "training.sqlite3").exists()
     env = {"PYTHONPATH": str(REPO), **backend}  # this checkout's code
     acked: set[tuple[str, str, str]] = set()
