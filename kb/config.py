@@ -139,6 +139,11 @@ class Settings:
     statement_tie_margin: float = _setting(
         0.01, "Statements scoring this close with opposite verdicts decide nothing."
     )
+    statement_amount_margin: float = _setting(
+        0.08,
+        "A statement giving an amount of what the question counts, scoring this close to the "
+        "best one, decides over a sentence giving none (it is more specific).",
+    )
     claim_min_score: float = _setting(
         0.86, "Alignment under which no curated claim decides a question (kb.answering.claims)."
     )

@@ -127,6 +127,7 @@ class RulingsService:
                 lexical_weight=s.statement_lexical_weight,
                 context_weight=s.statement_context_weight,
                 tie_margin=s.statement_tie_margin,
+                amount_margin=s.statement_amount_margin,
             ),
             ClaimSettings(
                 min_score=s.claim_min_score,

@@ -37,7 +37,7 @@ from kb.reading.scope import Vocabulary, uncovered_topic
 from kb.reason import Decision, Step, Value
 from kb.reason.facts import CLASS_PREDICATES, EVERY_MONSTER, card_classes, spell_speed
 from kb.reason.registry import enabled
-from kb.reason.statement_match import StatementMatcher, StatementSettings
+from kb.reason.statement_match import StatementMatcher, StatementSettings, amount_decision
 from kb.search.analysis import analyse
 from kb.search.index import Hit, SearchIndex, SearchOptions
 
@@ -575,16 +575,27 @@ class Answerer:
                 reasoner="statement",
                 value=Value("number", amount, unit) if amount is not None else None,
             )
+        span = clause.hit.node.span
+        at = (
+            Span(span.document, span.start + clause.start, span.start + clause.end)
+            if span is not None
+            else None
+        )
+        typed = self._typed(q)
+        if at is not None and not self.statements.states_amount_at(typed, at):
+            # a statement giving the amount asked is more specific than the passage's clause
+            qvec = self.index._query_vec(q.text) if self.index.embedder is not None else None
+            counting = self.statements.counting(typed, q.format, qvec)
+            if counting is not None:
+                return amount_decision(counting, clause.text, src)
         positive = not clause.negative
         if contradicts(q.text, clause.text):
             positive = not positive
         if question_negated(q.text):
             positive = not positive
-        span = clause.hit.node.span
-        if positive and span is not None:
+        if positive and at is not None:
             # the typed reading of the same sentence: another amount or kind than asked
-            at = Span(span.document, span.start + clause.start, span.start + clause.end)
-            positive = not self.statements.other_case(self._typed(q), at)
+            positive = not self.statements.other_case(typed, at)
         verdict = "yes" if positive else "no"
         en = f"{'Yes' if positive else 'No'}. According to the rules: “{clause.text}”"
         pt = f"{'Sim' if positive else 'Não'}. Segundo as regras: “{clause.text}”"

@@ -58,6 +58,9 @@ class Language:
     ordinals: dict[str, frozenset[Phrase]]
     numbers: dict[str, int]
     contractions: dict[str, str]
+    partitives: frozenset[Phrase]  # "one *of* my monsters": what is counted comes after it
+    labels: frozenset[Phrase]  # words a number names rather than counts ("Example 3", "Rule 12")
+    noun_head: str  # where a noun phrase's head is when no entity names it: "first" or "last"
     stopwords: frozenset[str]
     stemmer_name: str
 
@@ -127,9 +130,18 @@ def language(code: str) -> Language:
         ordinals=_grouped(raw.get("ordinals")),
         numbers={fold(str(k)): int(v) for k, v in (raw.get("numbers") or {}).items()},
         contractions={str(k): str(v) for k, v in (raw.get("contractions") or {}).items()},
+        partitives=_phrases(raw.get("partitives")),
+        labels=_phrases(raw.get("labels")),
+        noun_head=_head(raw.get("noun_head")),
         stopwords=frozenset(fold(str(w)) for w in raw.get("stopwords") or ()),
         stemmer_name=str(raw.get("stemmer") or "porter"),
     )
+
+
+def _head(value: str | None) -> str:
+    if value not in ("first", "last"):
+        raise ValueError(f"noun_head must be 'first' or 'last', not {value!r}")
+    return value
 
 
 def guess_language(words: list[str]) -> str:

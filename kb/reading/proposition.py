@@ -39,6 +39,7 @@ class Quantity:
     value: int
     unit: str  # the stem of the word counted, "@<entity id>" for an entity ("" when none)
     bound: Bound = "exact"  # "mais de 1" is min 2, "no máximo 3" max 3, "vários" min 2
+    named: bool = False  # the number names one of them, not how many ("Elo 4", "Exemplo 2")
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,7 @@ class Proposition:
                 }
                 for c in self.conditions
             ],
-            "quantities": [[q.value, q.unit, q.bound] for q in self.quantities],
+            "quantities": [[q.value, q.unit, q.bound, q.named] for q in self.quantities],
             "denied": sorted(self.denied),
             "ordinals": sorted(self.ordinals),
             "ordinal_scope": sorted(self.ordinal_scope),
@@ -143,7 +144,10 @@ class Proposition:
             action=tuple(p["action"]),
             stems=frozenset(p["stems"]),
             conditions=conditions,
-            quantities=tuple(Quantity(int(q[0]), str(q[1]), q[2]) for q in p.get("quantities", [])),
+            quantities=tuple(
+                Quantity(int(q[0]), str(q[1]), q[2], bool(q[3]) if len(q) > 3 else False)
+                for q in p.get("quantities", [])
+            ),
             denied=frozenset(p.get("denied", [])),
             ordinals=frozenset(p.get("ordinals", [])),
             ordinal_scope=frozenset(p.get("ordinal_scope", [])),

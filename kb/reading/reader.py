@@ -327,8 +327,9 @@ def _quantities(toks: Sequence[Token], lang: Language) -> tuple[Quantity, ...]:
     out: list[Quantity] = []
     fw = lang.function_words
     words = _words(toks)
+    labelled = _labelled(toks, words, lang)
     for i, t in enumerate(toks):
-        if t.entity is not None:
+        if t.entity is not None or i in labelled:
             continue
         value: int | None = None
         bound: Bound = "exact"
@@ -359,35 +360,71 @@ def _quantities(toks: Sequence[Token], lang: Language) -> tuple[Quantity, ...]:
             value, bound = value + 1, "min"
         elif below:
             bound = "max"
-        out.append(Quantity(value, _unit(toks, i, lang), bound))
+        unit, named = _unit(toks, i, lang)
+        out.append(Quantity(value, unit, bound, named))
     return tuple(out)
 
 
-def _unit(toks: Sequence[Token], i: int, lang: Language) -> str:
-    """What the number at toks[i] counts: the first word or entity after it, past function
-    words, commas and repeated numbers ("3 cópias", "uma, e só uma, chain"), or, with none
-    before the clause ends ("são 2 no campo."), the entity before it."""
+def _labelled(toks: Sequence[Token], words: Sequence[str], lang: Language) -> set[int]:
+    """The numbers a label word names rather than counts: "Exemplo 4", "Rules 1, 2 and 3" (a
+    list of numbers after the label, joined by commas and conjunctions)."""
+    out: set[int] = set()
+    after_label = False
+    for i, t in enumerate(toks):
+        if t.entity is None and (t.word.isdigit() or t.word in lang.numbers) and after_label:
+            out.add(i)
+            continue
+        if t.entity is None and _match(words, i, lang.labels):
+            after_label = True
+        elif not (t.word == "," or t.word == "#" or _match(words, i, lang.conjunctions)):
+            after_label = False
+    return out
+
+
+def _unit(toks: Sequence[Token], i: int, lang: Language) -> tuple[str, bool]:
+    """What the number at toks[i] counts: the noun phrase after it, past a partitive ("one of my
+    monsters"), commas and repeated numbers ("uma, e só uma, chain"): an entity in it, or else its
+    head word (the language's `noun_head`: "two different copies", "duas cópias diferentes").
+    With none before the clause ends ("são 2 no campo."), the entity before the number; and a
+    number right after a name, counting nothing after it, names one ("o Elo 4", "Exemplo 2")."""
     fw = lang.function_words
+    words = _words(toks)
+    at = i + 1
+    if at < len(toks) and _match(words, at, lang.partitives):
+        at += _match(words, at, lang.partitives)
+        while at < len(toks) and toks[at].entity is None and toks[at].word in fw:
+            at += 1  # "of my", "dos meus"
     aside = False  # inside ", e só uma," before the counted word
-    for u in toks[i + 1 : i + 7]:
+    phrase: list[Token] = []
+    before = toks[i - 1] if i else None
+    if before is not None and before.entity is not None:
+        return f"@{before.entity}", True  # "o Elo 4 resolve", "Chain Link 2 is"
+    for u in toks[at : at + 6]:
         if u.entity is not None:
-            return f"@{u.entity}"
+            return f"@{u.entity}", False
         if u.word in _ENDS:
             break
         if u.word in _CUTS:
+            if phrase:
+                break
             aside = True
             continue
-        if aside and (u.word in fw or u.word in lang.numbers or u.word.isdigit()):
+        if not phrase and aside and (u.word in fw or u.word in lang.numbers or u.word.isdigit()):
             continue
         if u.word in fw:
             break
-        return u.stem
+        phrase.append(u)
+    if phrase:
+        return (phrase[0] if lang.noun_head == "first" else phrase[-1]).stem, False
+    named = before is not None and (
+        before.word not in fw and before.word not in _CUTS and not before.word.isdigit()
+    )
     for u in reversed(toks[:i]):
         if u.entity is not None:
-            return f"@{u.entity}"
+            return f"@{u.entity}", named
         if u.word in _CUTS or u.word in _ENDS:
             break
-    return ""
+    return "", named
 
 
 def _proposition(main: _Clause, deps: list[_Clause], lang: Language) -> Proposition:

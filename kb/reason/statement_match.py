@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np
@@ -57,6 +57,7 @@ class StatementSettings:
     context_weight: float = 0.15  # how much the question's whole set-up found around it adds
     tie_margin: float = 0.01  # statements this close with opposite verdicts: formats/rules differ
     other_format_penalty: float = 0.03  # a statement of another format than the one asked
+    amount_margin: float = 0.08  # a statement of the amount asked this close to the best wins
 
 
 @dataclass(frozen=True)
@@ -418,6 +419,48 @@ class StatementMatcher:
             and self.speaks_to(asking, s.prop)
         ]
 
+    def counting(
+        self, q: QuestionReading, fmt: str | None, qvec: np.ndarray | None
+    ) -> Scored | None:
+        """The statement that gives an amount of what the question counts, when one scores within
+        `amount_margin` of the best: more specific than a rule that names the thing without its
+        amount ("limits how many Unions a monster may equip" against "only 1 Union at a time")."""
+        asking = q.asking
+        if asking is None or not asking.quantities or not q.yes_no:
+            return None
+        ranked = self.candidates(q, fmt, qvec)
+        if not ranked or ranked[0].score < self.settings.min_score:
+            return None
+        floor = ranked[0].score - self.settings.amount_margin
+        for s in ranked:
+            if s.score < floor:
+                break
+            if s.verdict is not None and self.states_amount(asking, s.prop):
+                return s
+        return None
+
+    def states_amount(self, q: Proposition, s: Proposition) -> bool:
+        """The statement gives an amount of something the question counts."""
+        return any(
+            self._same_unit(x.unit, qq.unit)
+            for qq in q.quantities
+            if qq.unit and not qq.named
+            for x in s.quantities
+            if not x.named
+        )
+
+    def states_amount_at(self, q: QuestionReading, at: Span) -> bool:
+        """A statement read from the sentence holding `at` gives an amount the question counts."""
+        if q.asking is None:
+            return False
+        return any(
+            self.states_amount(q.asking, p)
+            for n, p in self.statements
+            if n.span is not None
+            and n.span.document == at.document
+            and n.span.start <= at.start < n.span.end
+        )
+
     def decide(
         self,
         q: QuestionReading,
@@ -509,6 +552,17 @@ def _yes_no_decision(s: Scored) -> Decision:
         sources=[s.node.parent] if s.node.parent else [],
         reasoner="statement-match",
     )
+
+
+def amount_decision(s: Scored, general: str, general_source: str) -> Decision:
+    """The verdict of a statement giving the amount asked, over a more general sentence."""
+    d = _yes_no_decision(s)
+    why = Step(
+        f"More specific than “{general}”: it gives the amount asked about.",
+        f"Mais específica que “{general}”: dá a quantidade perguntada.",
+        general_source,
+    )
+    return replace(d, steps=[*d.steps, why], sources=[*d.sources, general_source])
 
 
 def _value_decision(s: Scored) -> Decision:

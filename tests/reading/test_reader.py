@@ -120,6 +120,32 @@ def test_quantities_with_bounds() -> None:
     assert q.value == 1
 
 
+def test_what_a_number_counts_is_the_head_of_the_phrase_after_it() -> None:
+    text = "Can one of my monsters have two different Union monsters?"
+    asked = read_question(
+        text, spans(text, concept__union_monster="Union monsters", concept__monster="monsters")
+    ).asking
+    assert asked is not None
+    assert [(q.value, q.unit) for q in asked.quantities] == [
+        (1, "@concept/monster"),  # past the partitive "of my"
+        (2, "@concept/union-monster"),  # an entity in the phrase, past the adjective
+    ]
+    (q,) = read_question("Can I keep two different copies?").asking.quantities  # type: ignore[union-attr]
+    assert q.unit == "copi"  # English puts the head last
+    (q,) = only("Você pode ter 3 cópias diferentes.").quantities
+    assert q.unit == "cop"  # Portuguese first
+
+
+def test_numbers_that_name_are_not_amounts() -> None:
+    # a label's numbers ("Exemplos 1, 2 e 3") are dropped; a number after a name names one
+    assert only("Isto é ilegal (como descrito nos Exemplos 1, 2 e 3).").quantities == ()
+    text = "O Elo 4 resolve antes do Elo 3?"
+    asked = read_question(text, spans(text, concept__chain_link="Elo")).asking
+    assert asked is not None and asked.quantities[0].named
+    (q,) = only("Você pode ter 3 cópias.").quantities
+    assert not q.named
+
+
 def test_without_denies_what_follows() -> None:
     text = "Can I activate Umi without controlling a Spellcaster?"
     q = read_question(text, spans(text, card__umi="Umi", concept__spellcaster="Spellcaster"))

@@ -22,6 +22,9 @@ NAMES = {
     "encadeado": "concept/chain",
     "chained": "concept/chain",
     "Zonas de Monstro Extra": "concept/extra-monster-zone",
+    "Monstros Union": "concept/union-monster",
+    "Monstro Union": "concept/union-monster",
+    "Union monsters": "concept/union-monster",
     "Extra Monster Zones": "concept/extra-monster-zone",
 }
 
@@ -120,3 +123,22 @@ def test_the_other_end_of_an_order_is_another_case() -> None:
     m = matcher("A corrente é resolvida a partir do card ativado por último.")
     assert ask(m, "O card ativado por último é resolvido primeiro na corrente?") == "yes"
     assert ask(m, "O primeiro card ativado é resolvido primeiro na corrente?") == "no"
+
+
+def test_a_statement_giving_the_amount_asked_is_more_specific() -> None:
+    from kb.reason.statement_match import amount_decision
+
+    m = matcher(
+        "Monstros Union têm uma condição limitando quantos Monstros Union um monstro pode equipar.",
+        "Um monstro só pode ser equipado com 1 Monstro Union de cada vez.",
+    )
+    q = read_question("Can a monster be equipped with two Union monsters at once?")
+    q = read_question(q.text, mentions(q.text))
+    found = m.counting(q, None, None)
+    assert found is not None and "1 Monstro Union" in (found.node.text or "")
+    assert found.verdict == "no"  # only 1, and 2 are asked
+    d = amount_decision(found, "the general rule", "doc-0/p")
+    assert d.verdict == "no" and "More specific" in d.steps[-1].text_en
+    # asked about no amount, there is nothing more specific to prefer
+    q = read_question("Can a monster be equipped with Union monsters?")
+    assert m.counting(read_question(q.text, mentions(q.text)), None, None) is None
