@@ -144,6 +144,12 @@ class Settings:
         "A statement giving an amount of what the question counts, scoring this close to the "
         "best one, decides over a sentence giving none (it is more specific).",
     )
+    statement_override_margin: float = _setting(
+        0.08,
+        "How far above the passage's deciding sentence the best statement matched by role must "
+        "score to decide in its place, when no statement read from that sentence can speak to the "
+        "question (a card of it in another role, another party, nothing asked).",
+    )
     claim_min_score: float = _setting(
         0.86, "Alignment under which no curated claim decides a question (kb.answering.claims)."
     )

@@ -128,6 +128,7 @@ class RulingsService:
                 context_weight=s.statement_context_weight,
                 tie_margin=s.statement_tie_margin,
                 amount_margin=s.statement_amount_margin,
+                override_margin=s.statement_override_margin,
             ),
             ClaimSettings(
                 min_score=s.claim_min_score,

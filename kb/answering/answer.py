@@ -582,10 +582,19 @@ class Answerer:
             else None
         )
         typed = self._typed(q)
-        if at is not None and not self.statements.states_amount_at(typed, at):
-            # a statement giving the amount asked is more specific than the passage's clause
+        if at is not None:
             qvec = self.index._query_vec(q.text) if self.index.embedder is not None else None
-            counting = self.statements.counting(typed, q.format, qvec)
+            # a sentence giving a card of the question another role, or speaking of another party
+            # or of nothing asked, yields to the statements matched by role
+            matched = self.statements.instead_of(typed, at, q.format, qvec)
+            if matched is not None:
+                return matched
+            # a statement giving the amount asked is more specific than the passage's clause
+            counting = (
+                None
+                if self.statements.states_amount_at(typed, at)
+                else self.statements.counting(typed, q.format, qvec)
+            )
             if counting is not None:
                 return amount_decision(counting, clause.text, src)
         positive = not clause.negative

@@ -58,6 +58,9 @@ class StatementSettings:
     tie_margin: float = 0.01  # statements this close with opposite verdicts: formats/rules differ
     other_format_penalty: float = 0.03  # a statement of another format than the one asked
     amount_margin: float = 0.08  # a statement of the amount asked this close to the best wins
+    # how far above a sentence that cannot speak to the question the best statement must score to
+    # decide in its place
+    override_margin: float = 0.08
 
 
 @dataclass(frozen=True)
@@ -272,13 +275,7 @@ class StatementMatcher:
         than the sentence's (read from the typed propositions, whatever decided the polarity)."""
         if q.asking is None:
             return False
-        found = [
-            p
-            for n, p in self.statements
-            if n.span is not None
-            and n.span.document == at.document
-            and n.span.start <= at.start < n.span.end
-        ]
+        found = [p for n, p in self.statements if _holds(n, at)]
         return self.another_case(q, found)
 
     def another_case(self, q: QuestionReading, props: Iterable[Proposition]) -> bool:
@@ -375,6 +372,22 @@ class StatementMatcher:
         asking = q.asking
         if asking is None:
             return []
+        out = []
+        for score, d, lexical, i in self._scored(q, fmt, qvec)[:depth]:
+            node, prop = self.statements[i]
+            exception = self._exception_applies(asking, prop)
+            verdict = self._verdict(asking, prop, exception)
+            out.append(Scored(node, prop, score, d, lexical, verdict, exception))
+        return out
+
+    def _scored(
+        self, q: QuestionReading, fmt: str | None, qvec: np.ndarray | None
+    ) -> list[tuple[float, float, float, int]]:
+        """(score, cosine, lexical, statement) of every statement sharing something with the
+        question, best first."""
+        asking = q.asking
+        if asking is None:
+            return []
         setup_entities = {e for p in q.setup for e in p.all_entities}
         setup_stems = {t for p in q.setup for t in p.all_stems}
         all_entities = asking.all_entities | setup_entities
@@ -395,13 +408,7 @@ class StatementMatcher:
                 score -= cfg.other_format_penalty
             scored.append((score, float(dense[i]), lexical, i))
         scored.sort(key=lambda t: -t[0])
-        out = []
-        for score, d, lexical, i in scored[:depth]:
-            node, prop = self.statements[i]
-            exception = self._exception_applies(asking, prop)
-            verdict = self._verdict(asking, prop, exception)
-            out.append(Scored(node, prop, score, d, lexical, verdict, exception))
-        return out
+        return scored
 
     def candidates(
         self, q: QuestionReading, fmt: str | None, qvec: np.ndarray | None
@@ -453,13 +460,46 @@ class StatementMatcher:
         """A statement read from the sentence holding `at` gives an amount the question counts."""
         if q.asking is None:
             return False
+        return any(self.states_amount(q.asking, p) for n, p in self.statements if _holds(n, at))
+
+    def speaks_at(self, q: QuestionReading, at: Span) -> bool | None:
+        """Whether a statement read from the sentence holding `at` can speak to the question (no
+        shared card in another role, no other party, something of what is asked); None when no
+        statement was read from it."""
+        asking = q.asking
+        found = [p for n, p in self.statements if _holds(n, at)]
+        if asking is None or not found:
+            return None
         return any(
-            self.states_amount(q.asking, p)
-            for n, p in self.statements
-            if n.span is not None
-            and n.span.document == at.document
-            and n.span.start <= at.start < n.span.end
+            not self._role_conflict(asking, p)
+            and not self._other_party(asking, p)
+            and self.speaks_to(asking, p)
+            for p in found
         )
+
+    def instead_of(
+        self, q: QuestionReading, at: Span, fmt: str | None, qvec: np.ndarray | None
+    ) -> Decision | None:
+        """The decision of the statements matched by role in place of the sentence holding `at`,
+        when no statement read from that sentence can speak to the question (a card of it in
+        another role, another party, nothing asked) and the best statement scores
+        `override_margin` above it with a verdict (statements that disagree leave it be)."""
+        if self.speaks_at(q, at) is not False:
+            return None
+        own = max(
+            (
+                score
+                for score, _, _, i in self._scored(q, fmt, qvec)
+                if _holds(self.statements[i][0], at)
+            ),
+            default=None,
+        )
+        ranked = self.candidates(q, fmt, qvec)
+        if own is None or not ranked or ranked[0].score < own + self.settings.override_margin:
+            return None
+        decided = self.decide(q, fmt, qvec)
+        # statements that disagree say nothing of the sentence: it keeps deciding
+        return decided if decided is not None and decided.verdict is not None else None
 
     def decide(
         self,
@@ -489,6 +529,15 @@ class StatementMatcher:
         if rivals:
             return _disagreement(best, rivals[0])
         return _yes_no_decision(best)
+
+
+def _holds(n: Node, at: Span) -> bool:
+    """The statement's sentence holds the position `at`."""
+    return (
+        n.span is not None
+        and n.span.document == at.document
+        and n.span.start <= at.start < n.span.end
+    )
 
 
 def _other_end(q: Proposition, s: Proposition) -> bool:

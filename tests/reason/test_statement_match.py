@@ -142,3 +142,24 @@ def test_a_statement_giving_the_amount_asked_is_more_specific() -> None:
     # asked about no amount, there is nothing more specific to prefer
     q = read_question("Can a monster be equipped with Union monsters?")
     assert m.counting(read_question(q.text, mentions(q.text)), None, None) is None
+
+
+def test_a_sentence_with_swapped_roles_yields_to_a_matched_statement() -> None:
+    from dataclasses import replace
+
+    m = matcher(
+        "Pot of Greed não pode ser encadeado a Ash Blossom.",
+        "Ash Blossom pode ser encadeado a Pot of Greed.",
+    )
+    text = "Can Ash Blossom be chained to Pot of Greed?"
+    q = read_question(text, mentions(text))
+    swapped, kept = (n.span for n, _ in m.statements)
+    assert swapped is not None and kept is not None
+    assert m.speaks_at(q, swapped) is False  # Pot of Greed is what is chained to, not what chains
+    assert m.speaks_at(q, kept) is True
+    m.settings = replace(m.settings, override_margin=0.0)
+    d = m.instead_of(q, swapped, None, None)
+    assert d is not None and d.verdict == "yes"
+    assert m.instead_of(q, kept, None, None) is None  # a sentence that speaks to it stays
+    m.settings = replace(m.settings, override_margin=5.0)
+    assert m.instead_of(q, swapped, None, None) is None  # not far enough above it
