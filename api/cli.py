@@ -648,6 +648,36 @@ def quiz(
     run_quiz(questions, lambda answers: svc.quiz_check(answers, lang), read, write, lang)
 
 
+@app.command("quiz-topics")
+def quiz_topics(
+    fmt: Annotated[
+        str | None,
+        typer.Option("--format", help="Only the topics with questions in this format."),
+    ] = None,
+    data: DataOpt = None,
+    corpus: CorpusOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The quiz's topics: names, question counts and formats (GET /quiz/topics)."""
+    s = settings(data, corpus)
+    result = guarded(lambda: service(s).quiz_topics(format=fmt))
+    if as_json:
+        emit(result)
+        return
+    for t in result["topics"]:
+        names = (
+            t["label_pt"]
+            if t["label_pt"] == t["label_en"]
+            else f"{t['label_pt']} / {t['label_en']}"
+        )
+        out.print(
+            f"{t['id']}: {names} — {t['questions']} questions ({', '.join(t['formats'])})",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
+
+
 @app.command("quiz-check")
 def quiz_check(
     answers: Annotated[
@@ -658,12 +688,18 @@ def quiz_check(
     ],
     data: DataOpt = None,
     corpus: CorpusOpt = None,
+    lang: Annotated[
+        str,
+        typer.Option("--lang", help="pt (default) or en: the language of the explanations."),
+    ] = "pt",
 ) -> None:
     """Grade answers to quiz questions, as JSON (POST /quiz/check)."""
     from pydantic import ValidationError
 
+    from kb.presentation.quiz_model import check_lang
     from kb.schemas import QuizCheckRequest
 
+    guarded(lambda: check_lang(lang))
     text = sys.stdin.read() if answers == "-" else answers
     try:
         raw = json.loads(text)
@@ -677,7 +713,7 @@ def quiz_check(
         ]
         fail("; ".join(problems), 2)
     s = settings(data, corpus)
-    emit(guarded(lambda: service(s).quiz_check([a.model_dump() for a in body.answers])))
+    emit(guarded(lambda: service(s).quiz_check([a.model_dump() for a in body.answers], lang)))
 
 
 @model_app.command("prepare")
@@ -714,7 +750,7 @@ register_training_commands(app)
 # process runs without it. Servers, evaluations, builds and the interactive quiz keep it.
 ONE_SHOT = frozenset(
     {"ask", "search", "link", "show", "stats", "rules-about", "cards", "banlist", "deck"}
-    | {"render", "vocab", "quiz-check"}
+    | {"render", "vocab", "quiz-check", "quiz-topics"}
 )
 
 

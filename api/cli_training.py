@@ -33,6 +33,12 @@ TopicOpt = Annotated[
     list[str] | None, typer.Option("--topic", help="A topic (repeat for several); none: all")
 ]
 NOpt = Annotated[int, typer.Option("--n", help="Number of questions (1..50).")]
+LangOpt = Annotated[
+    str,
+    typer.Option(
+        "--lang", help="pt (default) or en: the language of the questions and explanations."
+    ),
+]
 
 history_app = typer.Typer(no_args_is_help=True, help="A trainee's history as JSON.")
 db_app = typer.Typer(no_args_is_help=True, help="The judge-training database.")
@@ -143,13 +149,18 @@ def exam(
     data: DataOpt = None,
     corpus: CorpusOpt = None,
     as_json: JsonOpt = False,
+    lang: LangOpt = "pt",
 ) -> None:
     """An exam (POST /exams): answers recorded without keys, then closed and graded by topic,
-    each missed question explained (POST /exams/{id}/close)."""
+    each missed question explained (POST /exams/{id}/close); --lang en asks in English."""
     from api import cli as base
+    from api.terminal_quiz import WORDS
     from kb.errors import Conflict, KBError
+    from kb.presentation.quiz_model import check_lang
     from kb.training.schemas import AnswerRequest, ExamRequest
 
+    base.guarded(lambda: check_lang(lang))
+    words = WORDS[lang]
     s = base.settings(data, corpus)
     training = base.guarded(lambda: base.service(s)).training
     request = base.guarded(
@@ -157,10 +168,10 @@ def exam(
             format=fmt, topics=topic or [], n=n, time_limit=time_limit, pass_mark=pass_mark
         )
     )
-    session = base.guarded(lambda: training.start_exam(token, request))
+    session = base.guarded(lambda: training.start_exam(token, request, lang))
     questions = [q.model_dump() for q in session.questions]
     if session.deadline is not None:
-        _write(f"Prazo: {session.deadline.isoformat()} (o servidor encerra a prova)")
+        _write(words["deadline"].format(deadline=session.deadline.isoformat()))
     for i, q in enumerate(questions, 1):
 
         def submit(line: str, qid: str = q["id"]) -> Any:
@@ -169,7 +180,7 @@ def exam(
             )
 
         try:
-            ack = _ask(q, i, len(questions), submit)
+            ack = _ask(q, i, len(questions), submit, lang)
         except Conflict as exc:  # the time limit passed
             _write(f"  {exc}")
             break
@@ -179,26 +190,29 @@ def exam(
             break
     result = base.guarded(
         lambda: (
-            training.exam_result(token, session.id)
+            training.exam_result(token, session.id, lang)
             if training.session(token, session.id).closed
-            else training.close_exam(token, session.id)
+            else training.close_exam(token, session.id, lang)
         )
     )
     if as_json:
         base.emit(result.model_dump(mode="json"))
         return
-    verdict = "Aprovado" if result.passed else "Reprovado"
-    _write(
-        f"\n{verdict}: {result.correct}/{result.total} ({result.score:.0%}; mínimo "
-        f"{result.pass_mark:.0%}){' — tempo esgotado' if result.timed_out else ''}"
+    score = words["exam_score"].format(
+        verdict=words["passed"] if result.passed else words["failed"],
+        right=result.correct,
+        total=result.total,
+        score=f"{result.score:.0%}",
+        mark=f"{result.pass_mark:.0%}",
     )
+    _write(f"\n{score}{words['timed_out'] if result.timed_out else ''}")
     for t in result.by_topic:
         _write(f"  {t.topic}: {t.correct}/{t.total}")
     for m in result.missed:
-        given = m.given or "sem resposta"
+        given = m.given or words["unanswered"]
         _write(
             f"✗ {m.question_id}: {given} → {m.expected}) {m.expected_text}\n  {m.explanation}\n"
-            f"  Fonte: {m.citation.id} «{m.citation.text}»"
+            f"  {words['source']}: {m.citation.id} «{m.citation.text}»"
         )
 
 

@@ -58,7 +58,12 @@ class DeckArgs(ToolArgs, DeckRequest):
 
 
 class QuizCheckArgs(ToolArgs, QuizCheckRequest):
-    """The arguments of `quiz_check`: POST /quiz/check's body."""
+    """The arguments of `quiz_check`: POST /quiz/check's body and its `lang`."""
+
+    lang: Literal["pt", "en"] = Field(
+        default="pt",
+        description="The language of the explanations (the grading is the same in both).",
+    )
 
 
 class SearchArgs(ToolArgs):
@@ -200,7 +205,7 @@ def _quiz(s: RulingsService, a: QuizArgs) -> dict[str, Any]:
 
 
 def _quiz_check(s: RulingsService, a: QuizCheckArgs) -> dict[str, Any]:
-    return s.quiz_check([answer.model_dump() for answer in a.answers])
+    return s.quiz_check([answer.model_dump() for answer in a.answers], a.lang)
 
 
 CORE_TOOLS: tuple[ToolSpec[Any], ...] = (
@@ -299,8 +304,9 @@ CORE_TOOLS: tuple[ToolSpec[Any], ...] = (
     ToolSpec(
         "quiz_check",
         "Grade quiz answers",
-        "Grade answers [{id, answer}] to questions from `quiz` (an option key, its text, true or "
-        "false, sim or não): each result with the expected answer, explanation and citation.",
+        "Grade answers [{id, answer}] to questions from `quiz` (an option key, its text in either "
+        "language, true or false, sim or não): each result with the expected answer, explanation "
+        "and citation; the explanations in Portuguese, or in English with lang en.",
         QuizCheckArgs,
         QuizCheck,
         "answers",

@@ -24,6 +24,12 @@ WORDS: dict[str, dict[str, str]] = {
         "score": "Pontuação: {right}/{total} (seed {seed})",
         "answer": "Resposta ({keys}): ",
         "practice_score": "Pontuação: {right}/{total} (sessão {id}; progresso guardado)",
+        "deadline": "Prazo: {deadline} (o servidor encerra a prova)",
+        "passed": "Aprovado",
+        "failed": "Reprovado",
+        "exam_score": "{verdict}: {right}/{total} ({score}; mínimo {mark})",
+        "timed_out": " — tempo esgotado",
+        "unanswered": "sem resposta",
     },
     "en": {
         "context": "Context",
@@ -34,6 +40,12 @@ WORDS: dict[str, dict[str, str]] = {
         "score": "Score: {right}/{total} (seed {seed})",
         "answer": "Answer ({keys}): ",
         "practice_score": "Score: {right}/{total} (session {id}; progress saved)",
+        "deadline": "Deadline: {deadline} (the server closes the exam)",
+        "passed": "Passed",
+        "failed": "Failed",
+        "exam_score": "{verdict}: {right}/{total} ({score}; pass mark {mark})",
+        "timed_out": " — time is up",
+        "unanswered": "no answer",
     },
 }
 

@@ -343,6 +343,31 @@ class Quiz(Closed):
     questions: list[QuizQuestion]
 
 
+class QuizTopic(Closed):
+    id: str = Field(description="What `topic` of GET /quiz (and `topics` of training) takes.")
+    kind: Literal["theme", "section"] = Field(
+        description="A theme (chain, damage-step, spell-speed, summon) or a document's top-level "
+        "rule or section."
+    )
+    node: str | None = Field(description="The rule's or section's node id; null for a theme.")
+    label_pt: str
+    label_en: str = Field(description="A rule with no English title keeps its Portuguese one.")
+    questions: int = Field(
+        ge=1,
+        description="Distinct questions on the topic in the format asked (in all without one).",
+    )
+    formats: list[str] = Field(description="Every format with questions on the topic.")
+
+
+class QuizTopics(Closed):
+    """`GET /quiz/topics` and `ygo-rulings quiz-topics --json`."""
+
+    format: str | None
+    topics: list[QuizTopic] = Field(
+        description="The topics with questions in `format` (in any format when null), themes first."
+    )
+
+
 class QuizAnswer(BaseModel):
     """One answer: a question id from GET /quiz and an option key (or yes/no, true/false)."""
 

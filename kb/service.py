@@ -436,6 +436,11 @@ class RulingsService:
             seed = random.SystemRandom().randrange(MAX_SEED + 1)
         return self.question_bank.quiz(fmt, topic or None, n, seed, lang)
 
+    def quiz_topics(self, format: str | None = None) -> dict[str, Any]:
+        """The quiz's topics with questions in `format` (every format when None): each with its
+        pt/en names, how many distinct questions it has there and the formats that have some."""
+        return self.question_bank.topic_list(check_format(format, self.formats))
+
     @cached_property
     def training(self) -> TrainingService:
         """Judge training that remembers (kb.training): trainees, practice, exams, progress, on

@@ -91,6 +91,10 @@ CALLS: dict[str, tuple[str, dict[str, Any]]] = {
         "quiz_check",
         {"answers": [{"id": "summon:card/cyber-dragon", "answer": "non-inherent"}]},
     ),
+    "quiz_check-en": (
+        "quiz_check",
+        {"answers": [{"id": "summon:card/cyber-dragon", "answer": "non-inherent"}], "lang": "en"},
+    ),
     # A list sent as a JSON string, as some assistants do: parsed, then validated.
     "quiz_check-string": (
         "quiz_check",
@@ -121,6 +125,7 @@ BAD: list[tuple[str, dict[str, Any], str]] = [
     ("quiz", {"lang": "xx"}, "lang"),
     ("quiz_check", {"answers": "nope"}, "answers"),
     ("quiz_check", {"answers": [{"id": "x"}]}, "answers.0.answer"),
+    ("quiz_check", {"answers": [{"id": "x", "answer": "a"}], "lang": "es"}, "lang"),
 ]
 # The MCP protocol's HTTP headers for a raw request (the handshake era: no session needed).
 RAW_HEADERS = {
@@ -362,6 +367,16 @@ def test_deck_banlist_and_quiz(seen: Record) -> None:
     assert english["questions"] != quiz["questions"]
     graded = structured(seen.calls["quiz_check"])
     assert (graded["total"], graded["correct"]) == (1, 0)
+    graded_en = structured(seen.calls["quiz_check-en"])  # same grading, English words
+    pt, en = graded["results"][0], graded_en["results"][0]
+    assert (en["correct"], en["expected"], en["citation"]) == (
+        pt["correct"],
+        pt["expected"],
+        pt["citation"],
+    )
+    assert (pt["expected_text"], en["expected_text"]) == ("Inerente", "Inherent")
+    assert "Cyber Dragon appears in" in en["explanation"]
+    assert "aparece em" in pt["explanation"]
     assert structured(seen.calls["quiz_check-string"])["correct"] == 1
 
 

@@ -51,6 +51,7 @@ TWINS: dict[str, Twin | str] = {
     "render": Twin("render", ("GET /rules/{node_id}", "GET /cards/{card_id}")),
     "quiz": Twin("quiz", ("GET /quiz",)),
     "quiz_check": Twin("quiz-check", ("POST /quiz/check",)),
+    "quiz_topics": Twin("quiz-topics", ("GET /quiz/topics",)),
     "export": Twin("export", ("GET /export.ttl", "GET /export.jsonld")),
     "sparql": Twin("sparql", ("GET /sparql", "POST /sparql")),
     "cards": Twin("cards search", ("GET /cards",)),
@@ -247,6 +248,13 @@ JSON_CASES: list[tuple[str, list[str], str, str, dict[str, Any]]] = [
         "get",
         "/quiz",
         {"params": {"n": 4, "seed": 7, "format": "edison"}},
+    ),
+    (
+        "quiz_topics",
+        ["quiz-topics", "--format", "tag", "--json"],
+        "get",
+        "/quiz/topics",
+        {"params": {"format": "tag"}},
     ),
     (
         "render",

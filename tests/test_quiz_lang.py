@@ -171,3 +171,36 @@ def test_the_cli_chooses_the_language(service: RulingsService) -> None:
     )
     bad = runner.invoke(cli_app, [*args, "--lang", "xx"])
     assert bad.exit_code != 0 and "lang" in bad.output
+
+
+def test_the_check_route_and_command_explain_in_the_language(service: RulingsService) -> None:
+    """POST /quiz/check?lang=en and `quiz-check --lang en`: the same grading, the explanation and
+    the key's words in English; an unknown lang is a 422 in the envelope naming `lang`."""
+    client = TestClient(create_app(service), raise_server_exceptions=False)
+    q = service.question_bank.by_id["summon:card/cyber-dragon"]
+    body = {"answers": [{"id": q.id, "answer": "non-inherent"}]}
+    pt = client.post("/quiz/check", json=body).json()
+    en = client.post("/quiz/check", params={"lang": "en"}, json=body).json()
+    assert client.post("/quiz/check", params={"lang": "pt"}, json=body).json() == pt
+    english = localized(q, "en")
+    result = en["results"][0]
+    assert result["explanation"] == english.explanation != pt["results"][0]["explanation"]
+    assert result["expected_text"] == english.option(q.answer).text
+    assert {k: v for k, v in result.items() if k not in ("explanation", "expected_text")} == {
+        k: v for k, v in pt["results"][0].items() if k not in ("explanation", "expected_text")
+    }
+    bad = client.post("/quiz/check", params={"lang": "es"}, json=body)
+    assert bad.status_code == 422
+    assert (
+        bad.json()["ok"] is False
+        and bad.json()["field"] == "lang"
+        and "'es'" in bad.json()["error"]
+    )
+
+    runner = CliRunner()
+    data = ["--data", str(service.settings.data_dir), "--corpus", str(service.settings.corpus_dir)]
+    printed = runner.invoke(cli_app, ["quiz-check", json.dumps(body), "--lang", "en", *data])
+    assert printed.exit_code == 0, printed.output
+    assert json.loads(printed.stdout) == en
+    refused = runner.invoke(cli_app, ["quiz-check", json.dumps(body), "--lang", "es", *data])
+    assert refused.exit_code == 2 and "lang" in refused.stderr

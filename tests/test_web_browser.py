@@ -325,7 +325,7 @@ def test_quiz_page_against_the_documented_shapes(server: str, page: Any) -> None
         re.compile(r".*/quiz\?.*"),
         lambda route: route.fulfill(json={"n": 5, "seed": 11, "questions": questions}),
     )
-    page.route(re.compile(r".*/quiz/check$"), check)
+    page.route(re.compile(r".*/quiz/check(\?lang=pt)?$"), check)
     page.goto(server + "/?view=quiz&seed=11")
     page.wait_for_selector("#quiz-form:not([hidden]) fieldset")
     assert page.locator("#quiz-questions fieldset").count() == 3

@@ -1,8 +1,9 @@
 """Routes: wiki pages (`/rules/{id}`, `/cards/{id}`, `?as=&links=&template=&rule_template=`),
-the favicon (`/favicon.ico`, `/favicon.svg`) and judge training (`/quiz`).
+the favicon (`/favicon.ico`, `/favicon.svg`) and judge training (`/quiz`, `/quiz/topics`,
+`/quiz/check`).
 
-Thin adapters over `RulingsService.render`, `.quiz` and `.quiz_check`: the same output as the
-`ygo-rulings render` and `ygo-rulings quiz --json` commands.
+Thin adapters over `RulingsService.render`, `.quiz`, `.quiz_topics` and `.quiz_check`: the same
+output as the `ygo-rulings render`, `quiz --json`, `quiz-topics --json` and `quiz-check` commands.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from kb.presentation.links import (
     TEMPLATE_FIELDS,
 )
 from kb.presentation.markup import MARKUPS, MEDIA_TYPES
-from kb.schemas import Quiz, QuizCheck, QuizCheckRequest, WikiPage
+from kb.schemas import Quiz, QuizCheck, QuizCheckRequest, QuizTopics, WikiPage
 from kb.service import RulingsService
 
 AsParam = Annotated[
@@ -187,15 +188,34 @@ def register(app: FastAPI, service: RulingsService) -> None:
             response.headers["cache-control"] = "no-store"
         return service.quiz(format=format, topic=topic, n=n, seed=seed, lang=lang)
 
+    @app.get(
+        "/quiz/topics",
+        tags=["training"],
+        response_model=QuizTopics,
+        responses=error_responses(422),
+    )
+    def quiz_topics(
+        format: Annotated[
+            str | None,
+            Query(
+                description="A format id declared in the manifest (see /stats): only the topics "
+                "with questions in it, counted there.",
+                json_schema_extra=mark("format"),
+            ),
+        ] = None,
+    ) -> dict[str, Any]:
+        """The quiz's topics with their pt/en names, question counts and formats."""
+        return service.quiz_topics(format=format)
+
     @app.post(
         "/quiz/check",
         tags=["training"],
         response_model=QuizCheck,
         responses=error_responses(400, 422),
     )
-    def quiz_check(body: QuizCheckRequest) -> dict[str, Any]:
-        """Grade answers; every result carries the explanation and the citation."""
-        return service.quiz_check([a.model_dump() for a in body.answers])
+    def quiz_check(body: QuizCheckRequest, lang: QuizLangParam = "pt") -> dict[str, Any]:
+        """Grade answers; every result carries the explanation (in `lang`) and the citation."""
+        return service.quiz_check([a.model_dump() for a in body.answers], lang)
 
 
 def redirect_to_card(card_id: str, query: str, exact: bool) -> RedirectResponse:

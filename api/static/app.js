@@ -32,9 +32,9 @@ import { renderDeck, submitDeck } from "./deck.js";
 import { renderDocument } from "./docview.js";
 import { applyStaticText, EXAMPLES, lang, t, toggleLang } from "./i18n.js";
 import { cardRows, label } from "./labels.js";
-import { checkQuiz, renderQuiz, submitQuizSetup } from "./quiz.js";
+import { changeQuizFormat, checkQuiz, renderQuiz, submitQuizSetup } from "./quiz.js";
 import { renderSparql, submitSparql } from "./sparql.js";
-import { renderTraining, startTraining } from "./training.js";
+import { fillTopics as fillTrainingTopics, renderTraining, startTraining } from "./training.js";
 
 // ---------------------------------------------------------------------------------------
 // Views. The URL says which: /doc/{doc} or /?view=browse|cards|deck|banlist|quiz|training|sparql|node,
@@ -284,6 +284,8 @@ function start() {
   document.getElementById("quiz-setup").addEventListener("submit", submitQuizSetup);
   document.getElementById("sparql-form").addEventListener("submit", submitSparql);
   document.getElementById("training-setup").addEventListener("submit", startTraining);
+  document.getElementById("training-format").addEventListener("change", fillTrainingTopics);
+  document.getElementById("quiz-format").addEventListener("change", changeQuizFormat);
   document.getElementById("quiz-form").addEventListener("submit", (event) => {
     event.preventDefault();
     checkQuiz();

@@ -1,26 +1,37 @@
-// The judge quiz: GET /quiz (questions with answer keys), POST /quiz/check (graded, explained).
+// The judge quiz: GET /quiz (questions with answer keys), POST /quiz/check (graded, explained),
+// both in the page language (`lang`); its topics from GET /quiz/topics.
 import {
   api,
   briefs,
   clear,
   docHref,
   documentTitles,
-  documentsIndex,
   errorBox,
   fetchJson,
   fillSelect,
-  formatLabel,
   h,
   knownDocuments,
   loadingBox,
-  outlineLabel,
   placeLabel,
   sourceHref,
 } from "./core.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
+import { quizTopics, topicLabel } from "./trainingchart.js";
 
 // --- state ------------------------------------------------------------------------------------
-let quiz = null; // {key, questions, answers: Map(id → value), result}
+// {key, base (the key without lang), lang, questions, answers: Map(id → value), result}
+let quiz = null;
+
+/** The language of a question's part as shown: the quiz's own words (prompt, options,
+ * explanation) in the language asked for (`asked`, pt or en), the document's words as written
+ * (Portuguese): a statement's sentence (a claim's is in the language asked for) and the steps an
+ * order question offers. */
+export function partLang(q, part, asked) {
+  const own = asked === "en" ? "en" : "pt-BR";
+  if (part === "statement") return q.family === "claim" ? own : "pt-BR";
+  if (part === "option") return q.family === "order" ? "pt-BR" : own;
+  return own;
+}
 
 function normalizeChoices(q) {
   const raw = q.choices || q.options || q.alternatives || null;
@@ -62,6 +73,7 @@ function normalizeQuestions(data) {
     explanation: q.explanation || q.why || q.rationale || "",
     source: citationOf(q),
     format: q.format || null,
+    family: q.family || null,
   }));
 }
 
@@ -87,8 +99,11 @@ export async function renderQuiz(params) {
   if (!seed || !/^\d+$/.test(seed)) seed = String(Math.floor(Math.random() * 100000));
   document.getElementById("quiz-format").value = ["edison", "tag", "general"].includes(fmt) ? fmt : "";
   document.getElementById("quiz-seed").value = seed;
-  await fillQuizTopics(topic);
+  await fillQuizTopics(fmt, topic);
   const query = new URLSearchParams({ n: "5", seed, ...(fmt ? { format: fmt } : {}), ...(topic ? { topic } : {}) });
+  const base = query.toString();
+  const asked = lang === "en" ? "en" : "pt";
+  query.set("lang", asked);
   const key = query.toString();
   if (!quiz || quiz.key !== key) {
     status.append(loadingBox());
@@ -100,8 +115,13 @@ export async function renderQuiz(params) {
       clear(status).append(err.routeMissing ? h("p", { class: "notice", "data-missing": "quiz" }, t("quiz.missing")) : errorBox(err));
       return;
     }
-    quiz = { key, seed, format: fmt || null, raw: data, questions: normalizeQuestions(data), answers: new Map(), result: null };
+    // The same quiz in another language (the ids and keys are the same): the answers given
+    // stay, and a graded quiz is graded again so its explanations come in the new language.
+    const same = quiz && quiz.base === base;
+    const regrade = same && quiz.result !== null;
+    quiz = { key, base, lang: asked, seed, format: fmt || null, raw: data, questions: normalizeQuestions(data), answers: same ? quiz.answers : new Map(), result: null };
     clear(status);
+    if (regrade) quiz.result = gradeQuiz(await checkAnswers());
   }
   if (!quiz.questions.length) {
     form.hidden = true;
@@ -113,37 +133,38 @@ export async function renderQuiz(params) {
   if (quiz.result) score.append(...(await scoreView()));
 }
 
-/** Quiz topics: the quiz's families, then each document's top sections (`edison-rule-05`). */
-async function fillQuizTopics(value) {
-  const entries = ["chain", "damage-step", "spell-speed", "summon"].map((f) => [f, t("quiz.family." + f)]);
-  try {
-    const data = await documentsIndex();
-    for (const doc of data.documents) {
-      for (const row of doc.outline.filter((r) => r.depth === 0)) {
-        entries.push([row.id.split("/").join("-"), (doc.format ? formatLabel(doc.format) + " · " : "") + outlineLabel(row)]);
-      }
-    }
-  } catch (_) {
-    // The families alone still filter.
-  }
+/** Quiz topics with questions in the format (GET /quiz/topics), themes first, named in the
+ * page language with their question counts; without the route, the themes alone. */
+async function fillQuizTopics(format, value) {
+  const topics = await quizTopics(format);
+  const entries = topics.length
+    ? topics.map((topic) => [topic.id, topicLabel(topic) + " (" + topic.questions + ")"])
+    : ["chain", "damage-step", "spell-speed", "summon"].map((f) => [f, t("quiz.family." + f)]);
   fillSelect(document.getElementById("quiz-topic"), entries, value);
+}
+
+/** The setup's format changed: offer the topics of the new format (keeping the chosen one when
+ * it has questions there). */
+export function changeQuizFormat() {
+  fillQuizTopics(document.getElementById("quiz-format").value, document.getElementById("quiz-topic").value);
 }
 
 function drawQuizQuestions() {
   const list = clear(document.getElementById("quiz-questions"));
   quiz.questions.forEach((q, i) => {
     const legendId = "quiz-q-" + i;
-    const fieldset = h("fieldset", { class: "quiz-question", "data-qid": q.id },
-      h("legend", { id: legendId }, h("span", { class: "qnum" }, t("quiz.question") + " " + (i + 1) + ". "), q.text));
-    if (q.context) fieldset.append(h("p", { class: "quiz-context", lang: "pt-BR" }, q.context));
-    if (q.statement) fieldset.append(h("blockquote", { class: "cite-text quiz-statement", lang: "pt-BR" }, q.statement));
+    const fieldset = h("fieldset", { class: "quiz-question", "data-qid": q.id, "data-lang": quiz.lang },
+      h("legend", { id: legendId }, h("span", { class: "qnum" }, t("quiz.question") + " " + (i + 1) + ". "),
+        h("span", { class: "prompt", lang: partLang(q, "prompt", quiz.lang) }, q.text)));
+    if (q.context) fieldset.append(h("p", { class: "quiz-context", lang: partLang(q, "context", quiz.lang) }, q.context));
+    if (q.statement) fieldset.append(h("blockquote", { class: "cite-text quiz-statement", lang: partLang(q, "statement", quiz.lang) }, q.statement));
     if (q.choices) {
       q.choices.forEach((c, j) => {
         const inputId = "quiz-" + i + "-" + j;
         const input = h("input", { type: "radio", name: "quiz-" + i, id: inputId, value: c.value });
         input.checked = quiz.answers.get(q.id) === c.value;
         input.addEventListener("change", () => quiz.answers.set(q.id, c.value));
-        fieldset.append(h("div", { class: "choice" }, input, h("label", { for: inputId }, c.label)));
+        fieldset.append(h("div", { class: "choice" }, input, h("label", { for: inputId, lang: partLang(q, "option", quiz.lang) }, c.label)));
       });
     } else {
       const inputId = "quiz-" + i + "-text";
@@ -157,22 +178,25 @@ function drawQuizQuestions() {
 }
 
 export async function checkQuiz() {
-  // Unanswered questions are not sent (they count as wrong); the server grades the rest.
-  const answers = quiz.questions
-    .filter((q) => (quiz.answers.get(q.id) ?? "") !== "")
-    .map((q) => ({ id: q.id, answer: quiz.answers.get(q.id) }));
-  let server = null;
-  if (answers.length) {
-    try {
-      server = await fetchJson("/quiz/check", { method: "POST", body: JSON.stringify({ answers }) });
-    } catch (_) {
-      server = null;
-    }
-  }
-  quiz.result = gradeQuiz(server);
+  quiz.result = gradeQuiz(await checkAnswers());
   const score = clear(document.getElementById("quiz-score"));
   score.append(...(await scoreView()));
   score.focus();
+}
+
+/** The server's grading of the answers given, explained in the quiz's language (null when
+ * /quiz/check does not answer, or nothing is answered). Unanswered questions are not sent (they
+ * count as wrong); the server grades the rest. */
+async function checkAnswers() {
+  const answers = quiz.questions
+    .filter((q) => (quiz.answers.get(q.id) ?? "") !== "")
+    .map((q) => ({ id: q.id, answer: quiz.answers.get(q.id) }));
+  if (!answers.length) return null;
+  try {
+    return await fetchJson("/quiz/check?lang=" + quiz.lang, { method: "POST", body: JSON.stringify({ answers }) });
+  } catch (_) {
+    return null;
+  }
 }
 
 /** Per-question results: the server's when /quiz/check answered, else from the answer key. */
@@ -228,12 +252,14 @@ async function scoreView() {
   if (r.local) parts.push(h("p", { class: "meta" }, t("quiz.localGrade")));
   const list = h("ol", { class: "quiz-results" });
   for (const item of r.items) {
+    const asked = quiz.lang;
     list.append(h("li", { class: item.correct ? "right" : "wrong" },
-      h("p", {}, h("span", { class: "verdict " + (item.correct ? "verdict-yes" : "verdict-no") }, item.correct ? t("quiz.correct") : t("quiz.wrong")), " ", item.q.text),
-      item.q.context ? h("p", { class: "quiz-context", lang: "pt-BR" }, item.q.context) : null,
-      item.q.statement ? h("blockquote", { class: "cite-text", lang: "pt-BR" }, item.q.statement) : null,
+      h("p", {}, h("span", { class: "verdict " + (item.correct ? "verdict-yes" : "verdict-no") }, item.correct ? t("quiz.correct") : t("quiz.wrong")), " ",
+        h("span", { lang: partLang(item.q, "prompt", asked) }, item.q.text)),
+      item.q.context ? h("p", { class: "quiz-context", lang: partLang(item.q, "context", asked) }, item.q.context) : null,
+      item.q.statement ? h("blockquote", { class: "cite-text", lang: partLang(item.q, "statement", asked) }, item.q.statement) : null,
       h("p", { class: "meta" }, t("quiz.yours") + ": " + choiceLabel(item.q, item.given) + " · " + t("quiz.expected") + ": " + (item.expectedText || choiceLabel(item.q, item.expected))),
-      item.explanation ? h("p", { class: "explanation" }, item.explanation) : null,
+      item.explanation ? h("p", { class: "explanation", lang: partLang(item.q, "explanation", asked) }, item.explanation) : null,
       item.source ? h("p", { class: "meta quiz-source" }, t("answer.source") + ": ",
         h("a", { class: "open-doc", href: citationHref(item.source, known), "data-id": item.source.id || null }, sourceName(item.source))) : null,
     ));

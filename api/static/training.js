@@ -1,6 +1,8 @@
 // The training view (?view=training): a trainee's token kept in localStorage, practice one
 // question at a time (graded at once by the server), an exam with a countdown the server
-// enforces (no key before the close), and progress by topic as bars drawn in inline SVG.
+// enforces (no key before the close), progress by topic as bars drawn in inline SVG, and the
+// trainee's history downloaded or imported as JSON (trainingfile.js). Questions and explanations
+// come in the page language (`lang` on every route that shows them) and switch with it.
 // Keys, explanations and citations only ever come from the server's answers: the page never
 // sees them before an answer is in (practice) or the exam is closed.
 import {
@@ -17,13 +19,17 @@ import {
   placeLabel,
 } from "./core.js";
 import { lang, t } from "./i18n.js";
-import { barChart, offeredTopics, topicName, topicNames } from "./trainingchart.js";
+import { partLang } from "./quiz.js";
+import { barChart, quizTopics, topicLabel, topicName, topicNames } from "./trainingchart.js";
+import { historyBox } from "./trainingfile.js";
 
 const TOKEN_KEY = "ygo-rulings.trainee";
 const SESSION_KEY = "ygo-rulings.training-session"; // {kind, id} of the open session, this tab
 
 // --- state -------------------------------------------------------------------------------------
-let session = null; // {data (the server's session), at (index of the question shown), answered}
+// {data (the server's session, in `lang`), lang, at (index of the question shown), answered,
+//  feedback: the last answer's {item, names, titles, lang} (practice)}
+let session = null;
 let timer = null; // the exam countdown's interval
 
 function savedTrainee() {
@@ -66,20 +72,44 @@ function rememberedSession() {
   }
 }
 
-/** Pick up the session this tab had open (after a reload): practice at its first unanswered
- * question, an exam with its countdown, or a closed exam's result. */
+/** Pick up the session this tab had open (after a reload or a change of language): practice at
+ * its first unanswered question, an exam with its countdown, or a closed exam's result. */
 async function resumeSession() {
   const saved = rememberedSession();
   if (!saved) return;
   try {
-    const data = await authed((saved.kind === "exam" ? "/exams/" : "/practice/") + encodeURIComponent(saved.id));
+    const data = await authed(sessionPath(saved.kind, saved.id));
     const answered = new Set(data.answered || []);
     const at = data.questions.findIndex((q) => !answered.has(q.id));
-    session = { data, at: at < 0 ? data.questions.length : at, feedback: null, answered };
+    session = { data, lang, at: at < 0 ? data.questions.length : at, feedback: null, answered };
     if (data.kind === "exam" && data.closed) await showResult("GET");
     else drawSession();
   } catch (_) {
     rememberSession(null); // gone (another token, a new database): start afresh
+  }
+}
+
+/** A session's route, with the page language for its questions. */
+function sessionPath(kind, id) {
+  return withLang((kind === "exam" ? "/exams/" : "/practice/") + encodeURIComponent(id));
+}
+
+/** A route that shows questions or explanations, asked in the page language (pt or en). */
+function withLang(path) {
+  return path + (path.includes("?") ? "&" : "?") + "lang=" + (lang === "en" ? "en" : "pt");
+}
+
+/** The open session's questions again, in the page language (after the language changed): the
+ * question shown, the answers and the last feedback stay. */
+async function relocalize() {
+  const s = session;
+  try {
+    const data = await authed(sessionPath(s.data.kind, s.data.id));
+    s.data = data;
+    s.lang = lang;
+    s.answered = new Set(data.answered || []);
+  } catch (err) {
+    showError(err);
   }
 }
 
@@ -125,20 +155,24 @@ function forgetButton() {
 }
 
 async function fillSetup() {
-  const [stats, topics, names] = await Promise.all([api("/stats").catch(() => null), offeredTopics(), topicNames()]);
+  const stats = await api("/stats").catch(() => null);
   const formatSelect = document.getElementById("training-format");
   const current = formatSelect.value;
   const formats = stats && Array.isArray(stats.formats) ? stats.formats : [];
   fillSelect(formatSelect, formats.map((f) => [f.id, lang === "en" ? f.label_en : f.label_pt]), current);
+  await fillTopics();
+}
+
+/** The topics with questions in the chosen format (GET /quiz/topics), named in the page
+ * language with their question counts, themes first; the chosen ones stay chosen. */
+export async function fillTopics() {
+  const topics = await quizTopics(document.getElementById("training-format").value);
   const topicSelect = document.getElementById("training-topics");
   const chosen = new Set([...topicSelect.selectedOptions].map((o) => o.value));
   clear(topicSelect);
-  // Without the server's list (no /openapi.json), the families and top sections named here.
-  const offered = topics.length ? topics : [...names.keys()].filter((id) => !id.includes("/"));
-  const entries = offered.map((id) => [id, topicName(names, id)]).sort((a, b) => a[1].localeCompare(b[1]));
-  for (const [id, name] of entries) {
-    const option = h("option", { value: id }, name);
-    option.selected = chosen.has(id);
+  for (const topic of topics) {
+    const option = h("option", { value: topic.id, "data-questions": String(topic.questions) }, topicLabel(topic) + " (" + topic.questions + ")");
+    option.selected = chosen.has(topic.id);
     topicSelect.append(option);
   }
 }
@@ -167,6 +201,7 @@ export async function renderTraining() {
   document.getElementById("training-progress").hidden = !me;
   if (!me) {
     clear(document.getElementById("training-stage"));
+    clear(document.getElementById("training-history"));
     account.append(newTraineeForm());
     return;
   }
@@ -175,8 +210,10 @@ export async function renderTraining() {
     t("training.kept", { date: String(me.expires || "").slice(0, 10) }), " ",
     h("button", { type: "button", class: "link-button", id: "training-forget", onclick: forgetTrainee }, t("training.forget"))));
   await fillSetup();
+  if (session && session.lang !== lang) await relocalize();
   if (session) drawSession();
   else await resumeSession();
+  document.getElementById("training-history").replaceChildren(historyBox({ authed, onImported: renderProgress, onUnauthorized: forgetButton }));
   await renderProgress();
 }
 
@@ -207,9 +244,9 @@ export async function startTraining(event) {
   stopTimer();
   clear(status()).append(loadingBox());
   try {
-    const data = await authed(exam ? "/exams" : "/practice", "POST", setupRequest(exam));
+    const data = await authed(withLang(exam ? "/exams" : "/practice"), "POST", setupRequest(exam));
     clear(status());
-    session = { data, at: 0, feedback: null, answered: new Set(data.answered || []) };
+    session = { data, lang, at: 0, feedback: null, answered: new Set(data.answered || []) };
     rememberSession(data);
     drawSession();
   } catch (err) {
@@ -242,7 +279,7 @@ function drawSession() {
   }
   if (s.feedback) {
     const asked = s.data.questions.find((x) => x.id === s.feedback.item.question_id);
-    stage.append(feedbackCard(s.feedback.item, s.feedback.names, s.feedback.titles, asked ? asked.options : null));
+    stage.append(feedbackCard(s.feedback.item, s.feedback.names, s.feedback.titles, asked ? asked.options : null, s.feedback.lang, asked));
   }
   if (!exam && s.feedback && s.at + 1 < total) {
     stage.append(h("button", { type: "button", class: "primary", id: "training-next", onclick: nextQuestion }, t("training.next")));
@@ -260,16 +297,17 @@ function focusStage() {
 function questionForm(q, i, total) {
   const s = session;
   const done = s.answered.has(q.id);
-  const form = h("form", { class: "quiz-question training-question", "data-qid": q.id, tabindex: "-1" });
+  const asked = s.lang;
+  const form = h("form", { class: "quiz-question training-question", "data-qid": q.id, "data-lang": asked, tabindex: "-1" });
   const fieldset = h("fieldset", {},
-    h("legend", {}, h("span", { class: "qnum" }, t("quiz.question") + " " + (i + 1) + "/" + total + ". "), h("span", { lang: "pt-BR" }, q.prompt)));
-  if (q.context) fieldset.append(h("p", { class: "quiz-context", lang: "pt-BR" }, q.context));
-  if (q.statement) fieldset.append(h("blockquote", { class: "cite-text quiz-statement", lang: "pt-BR" }, q.statement));
+    h("legend", {}, h("span", { class: "qnum" }, t("quiz.question") + " " + (i + 1) + "/" + total + ". "), h("span", { class: "prompt", lang: partLang(q, "prompt", asked) }, q.prompt)));
+  if (q.context) fieldset.append(h("p", { class: "quiz-context", lang: partLang(q, "context", asked) }, q.context));
+  if (q.statement) fieldset.append(h("blockquote", { class: "cite-text quiz-statement", lang: partLang(q, "statement", asked) }, q.statement));
   q.options.forEach((option, j) => {
     const id = "training-" + i + "-" + j;
     fieldset.append(h("div", { class: "choice" },
       h("input", { type: "radio", name: "answer", id, value: option.key, required: true, disabled: done }),
-      h("label", { for: id, lang: "pt-BR" }, option.text)));
+      h("label", { for: id, lang: partLang(q, "option", asked) }, option.text)));
   });
   form.append(fieldset);
   if (!done) form.append(h("button", { type: "submit", class: "primary" }, t("training.answer")));
@@ -288,14 +326,14 @@ async function submitAnswer(q, answer, form) {
   clear(status());
   try {
     const path = (exam ? "/exams/" : "/practice/") + encodeURIComponent(s.data.id) + "/answers";
-    const reply = await authed(path, "POST", { question_id: q.id, answer });
+    const reply = await authed(exam ? path : withLang(path), "POST", { question_id: q.id, answer });
     s.answered.add(q.id);
     if (exam) {
       s.at += 1;
       s.feedback = null;
     } else {
       const [names, titles] = await Promise.all([briefs([reply.citation.id]), documentTitles()]);
-      s.feedback = { item: reply, names, titles };
+      s.feedback = { item: reply, names, titles, lang: s.lang };
     }
     drawSession();
     focusStage();
@@ -313,16 +351,18 @@ function nextQuestion() {
   focusStage();
 }
 
-/** A graded answer: right or wrong, the key, the explanation and its citation at its span. */
-function feedbackCard(item, names, titles, options) {
+/** A graded answer: right or wrong, the key, the explanation (in `asked`, the language it was
+ * asked in) and its citation at its span. */
+function feedbackCard(item, names, titles, options, asked, question) {
   const c = item.citation;
   const given = (options || []).find((o) => o.key === item.given);
   const href = docHref(c.document, c.start, c.end, c.id);
-  return h("div", { class: "card training-feedback " + (item.correct ? "right" : "wrong"), "data-correct": String(item.correct), tabindex: "-1" },
+  const own = asked === "en" ? "en" : "pt-BR";
+  return h("div", { class: "card training-feedback " + (item.correct ? "right" : "wrong"), "data-correct": String(item.correct), "data-lang": asked, tabindex: "-1" },
     h("p", {}, h("span", { class: "verdict " + (item.correct ? "verdict-yes" : "verdict-no") }, item.correct ? t("quiz.correct") : t("quiz.wrong"))),
     h("p", { class: "meta training-key" }, t("quiz.yours") + ": " + (item.given === null ? t("quiz.unanswered") : given ? given.text : item.given) + " · " + t("quiz.expected") + ": ",
-      h("strong", { class: "expected" }, item.expected_text)),
-    h("p", { class: "explanation", lang: "pt-BR" }, item.explanation),
+      h("strong", { class: "expected", lang: question ? partLang(question, "option", asked) : own }, item.expected_text)),
+    h("p", { class: "explanation", lang: own }, item.explanation),
     item.machine_translated ? h("p", { class: "notice machine-translated" }, t("training.machineTranslated")) : null,
     h("blockquote", { class: "cite-text", lang: "pt-BR" }, h("mark", {}, c.text)),
     h("p", { class: "meta" }, t("answer.source") + ": ",
@@ -366,7 +406,7 @@ async function showResult(method, tries) {
   clear(status());
   let result;
   try {
-    result = await authed(method === "POST" ? "/exams/" + id + "/close" : "/exams/" + id + "/result", method);
+    result = await authed(withLang(method === "POST" ? "/exams/" + id + "/close" : "/exams/" + id + "/result"), method);
   } catch (err) {
     // At the countdown's end the server may not have reached the deadline yet (clocks differ
     // by a little): ask again a few times before saying so.
@@ -382,9 +422,11 @@ async function showResult(method, tries) {
     documentTitles(),
     topicNames(),
   ]);
-  const options = new Map(session.data.questions.map((q) => [q.id, q.options]));
+  const asked = new Map(session.data.questions.map((q) => [q.id, q]));
+  // The closed exam stays this tab's session: a reload or a change of language shows its
+  // result again (in the page language) until another practice or exam starts.
+  rememberSession(session.data);
   session = null;
-  rememberSession(null);
   const stage = clear(document.getElementById("training-stage"));
   const card = h("section", { class: "training-result", id: "training-result", "aria-labelledby": "training-result-title", tabindex: "-1" },
     h("h2", { id: "training-result-title" }, t("training.result")),
@@ -399,7 +441,10 @@ async function showResult(method, tries) {
   if (result.missed.length) {
     card.append(h("h3", {}, t("training.missed")));
     const list = h("ol", { class: "training-missed" });
-    for (const item of result.missed) list.append(h("li", {}, feedbackCard(item, names, titles, options.get(item.question_id))));
+    for (const item of result.missed) {
+      const q = asked.get(item.question_id);
+      list.append(h("li", {}, feedbackCard(item, names, titles, q ? q.options : null, lang, q)));
+    }
     card.append(list);
   }
   stage.append(card);

@@ -1,47 +1,32 @@
-// Topics of judge training and bars by topic, for the training view (training.js): the topics
-// the server offers, their names in the page language, and horizontal bars in inline SVG made
-// here (no chart library; nothing inline in the page, which the Content-Security-Policy forbids).
-import { api, documentsIndex, formatLabel, h, outlineLabel } from "./core.js";
-import { t } from "./i18n.js";
+// Topics of judge training and bars by topic, for the quiz and training views: the topics the
+// server offers (GET /quiz/topics), their names in the page language, and horizontal bars in
+// inline SVG made here (no chart library; nothing inline in the page, which the
+// Content-Security-Policy forbids).
+import { api, h } from "./core.js";
+import { lang } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
-// --- topics and formats the server offers ------------------------------------------------------
-/** The question bank's topics, as the server's own OpenAPI document lists them for /quiz. */
-export async function offeredTopics() {
+// --- topics the server offers ------------------------------------------------------------------
+/** The quiz's topics (GET /quiz/topics): those with questions in `format` (every format when
+ * empty), each {id, kind, node, label_pt, label_en, questions, formats}; [] when unavailable. */
+export async function quizTopics(format) {
   try {
-    const spec = await api("/openapi.json");
-    const params = spec.paths["/quiz"].get.parameters || [];
-    const topic = params.find((p) => p.name === "topic");
-    const found = [];
-    const walk = (schema) => {
-      if (!schema || typeof schema !== "object") return;
-      if (Array.isArray(schema.enum)) found.push(...schema.enum);
-      for (const key of ["anyOf", "oneOf", "allOf"]) (schema[key] || []).forEach(walk);
-    };
-    walk(topic ? topic.schema : null);
-    return [...new Set(found.filter((v) => typeof v === "string" && v))];
+    const data = await api("/quiz/topics" + (format ? "?" + new URLSearchParams({ format }) : ""));
+    return Array.isArray(data.topics) ? data.topics : [];
   } catch (_) {
     return [];
   }
 }
 
-/** Topic id → its name in the page language: a question family, or a document's top section. */
+/** A topic's name in the page language. */
+export function topicLabel(topic) {
+  return (lang === "en" ? topic.label_en : topic.label_pt) || topic.id;
+}
+
+/** Topic id → its name in the page language, for every topic of every format. */
 export async function topicNames() {
-  const names = new Map();
-  for (const family of ["chain", "damage-step", "spell-speed", "summon"]) names.set(family, t("quiz.family." + family));
-  try {
-    const data = await documentsIndex();
-    for (const doc of data.documents) {
-      for (const row of doc.outline.filter((r) => r.depth === 0)) {
-        names.set(row.id.split("/").join("-"), (doc.format ? formatLabel(doc.format) + " · " : "") + outlineLabel(row));
-        names.set(row.id, (doc.format ? formatLabel(doc.format) + " · " : "") + outlineLabel(row));
-      }
-    }
-  } catch (_) {
-    // the ids stand for themselves
-  }
-  return names;
+  return new Map((await quizTopics("")).map((topic) => [topic.id, topicLabel(topic)]));
 }
 
 export function topicName(names, id) {

@@ -9,7 +9,7 @@ deterministic question bank and looking the ids up: no state is kept between req
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict
 from typing import Any
 
@@ -36,6 +36,7 @@ from kb.presentation.quiz_sources import (
     order_questions,
     statement_questions,
 )
+from kb.presentation.quiz_topics import TopicLabel, topic_labels, topic_list
 
 MAX_QUESTIONS = 50
 MAX_SEED = 2**32 - 1
@@ -65,14 +66,22 @@ def build_bank(
         *speed_questions(src),
     ]
     return QuestionBank(
-        src.declared_topics(), [flag_machine_translated(q, translated) for q in questions]
+        src.declared_topics(),
+        [flag_machine_translated(q, translated) for q in questions],
+        topic_labels(src),
     )
 
 
 class QuestionBank:
     """All the questions the knowledge base supports, with quiz selection and grading."""
 
-    def __init__(self, topics: Iterable[str], questions: Iterable[Question]) -> None:
+    def __init__(
+        self,
+        topics: Iterable[str],
+        questions: Iterable[Question],
+        labels: Mapping[str, TopicLabel] | None = None,
+    ) -> None:
+        self.labels: dict[str, TopicLabel] = dict(labels or {})
         self.questions: list[Question] = []
         self.by_id: dict[str, Question] = {}
         for q in questions:
@@ -112,6 +121,11 @@ class QuestionBank:
             "available": len({q.group for q in pool}),
             "questions": [question_json(q, lang) for q in chosen],
         }
+
+    def topic_list(self, format: str | None) -> dict[str, Any]:
+        """The topics with questions in `format` (every format when None), with their pt/en
+        names, question counts and formats (`GET /quiz/topics`)."""
+        return topic_list(self.questions, self.labels, format)
 
     def no_questions(self, format: str | None, topic: str | None) -> InvalidQuery:
         """The 422 of a format and topic with no question: what is empty and what is available

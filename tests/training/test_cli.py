@@ -18,6 +18,7 @@ from typer.testing import CliRunner, Result
 import api.cli
 from api.cli import app as cli_app
 from kb.config import Settings
+from kb.presentation.quiz_model import localized
 
 ENV: dict[str, str | None] = {
     **{k: None for k in os.environ if k.startswith("YGO_")},
@@ -32,17 +33,18 @@ def kb_dir(built: Any, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return target
 
 
+LOADED: dict[Settings, Any] = {}  # the services the commands ran on, by their settings
+
+
 @pytest.fixture(scope="module", autouse=True)
 def one_service(built: Any) -> Iterator[None]:
     """The KB loaded once for the module (loading is tested elsewhere)."""
     from kb.service import RulingsService
 
-    loaded: dict[Settings, Any] = {}
-
     def service(s: Settings, *, search: bool = False) -> Any:
-        if s not in loaded:
-            loaded[s] = RulingsService(built.artifact, s)
-        return loaded[s]
+        if s not in LOADED:
+            LOADED[s] = RulingsService(built.artifact, s)
+        return LOADED[s]
 
     real = api.cli.service
     api.cli.service = service
@@ -108,6 +110,30 @@ def test_training_commands_refuse_bad_input(kb_dir: Path, tmp_path: Path) -> Non
     bad_file.write_text('{"answers": [{"question_id": 1}], "reviews": []}', "utf-8")
     refused = run(["history", "import", str(bad_file), "--token", token], kb_dir)
     assert refused.exit_code == 2 and "answers.0" in refused.stderr
+
+
+def test_an_exam_in_english(kb_dir: Path) -> None:
+    """`exam --lang en`: the questions, the terminal's words and the result's explanations in
+    English (the same result as the route's with lang en); an unknown lang exits 2 naming it."""
+    token = json.loads(run(["trainee"], kb_dir).stdout)["token"]
+    args = ["exam", "--token", token, "--n", "2", "--format", "edison", "--time-limit", "600"]
+    exam = run([*args, "--lang", "en"], kb_dir, "1\n")  # one answered, one left unanswered
+    assert exam.exit_code == 0, exam.output
+    out = exam.stdout
+    assert "[1/2]" in out and "Answer (" in out and "Deadline:" in out
+    assert ("Passed:" in out or "Failed:" in out) and "pass mark" in out
+    assert "no answer" in out and "Source:" in out  # the unanswered question, explained
+    for word in ("Resposta (", "Prazo", "Aprovado", "Reprovado", "mínimo", "sem resposta", "Fonte"):
+        assert word not in out, word
+    as_json = run([*args, "--json", "--lang", "en"], kb_dir, "")
+    result = json.loads(as_json.stdout[as_json.stdout.index("{") :])
+    bank = next(iter(LOADED.values())).question_bank  # the service the commands ran on
+    for missed in result["missed"]:  # both unanswered
+        english = localized(bank.by_id[missed["question_id"]], "en")
+        assert missed["explanation"] == english.explanation
+        assert missed["expected_text"] == english.option(missed["expected"]).text
+    bad = run([*args, "--lang", "xx"], kb_dir, "")
+    assert bad.exit_code == 2 and "lang" in bad.stderr
 
 
 def test_serve_migrates_first_and_only_warns_when_it_cannot(
