@@ -60,7 +60,10 @@ class Language:
     contractions: dict[str, str]
     partitives: frozenset[Phrase]  # "one *of* my monsters": what is counted comes after it
     labels: frozenset[Phrase]  # words a number names rather than counts ("Example 3", "Rule 12")
-    noun_head: str  # where a noun phrase's head is when no entity names it: "first" or "last"
+    adjective_endings: tuple[str, ...]  # "different", "mandatory": not what a phrase is about
+    ordinal_numbers: dict[str, int]  # "terceira" 3 (the first is an end of an order, not here)
+    ordinal_suffixes: frozenset[str]  # after digits, as written (not folded): "3ª", "3rd"
+    indefinite: frozenset[Phrase]  # "a second copy" adds one: the ordinal counts
     stopwords: frozenset[str]
     stemmer_name: str
 
@@ -132,16 +135,15 @@ def language(code: str) -> Language:
         contractions={str(k): str(v) for k, v in (raw.get("contractions") or {}).items()},
         partitives=_phrases(raw.get("partitives")),
         labels=_phrases(raw.get("labels")),
-        noun_head=_head(raw.get("noun_head")),
+        adjective_endings=tuple(fold(str(w)) for w in raw.get("adjective_endings") or ()),
+        ordinal_numbers={
+            fold(str(k)): int(v) for k, v in (raw.get("ordinal_numbers") or {}).items()
+        },
+        ordinal_suffixes=frozenset(str(w).lower() for w in raw.get("ordinal_suffixes") or ()),
+        indefinite=_phrases(raw.get("indefinite")),
         stopwords=frozenset(fold(str(w)) for w in raw.get("stopwords") or ()),
         stemmer_name=str(raw.get("stemmer") or "porter"),
     )
-
-
-def _head(value: str | None) -> str:
-    if value not in ("first", "last"):
-        raise ValueError(f"noun_head must be 'first' or 'last', not {value!r}")
-    return value
 
 
 def guess_language(words: list[str]) -> str:

@@ -29,6 +29,7 @@ class Token:
     end: int
     stem: str = ""
     entity: str | None = None
+    raw: str = ""  # as written, lowercase (an ordinal's "ª" is lost to folding)
 
 
 Bound = Literal["exact", "min", "max"]

@@ -88,7 +88,7 @@ def tokens(text: str, mentions: Iterable[Mentioned], lang: Language) -> list[Tok
             continue
         word = fold(match.group()).replace("’", "'")
         for w in _contractions(word, lang):
-            out.append(Token(w, start, end, _stem(w, lang)))
+            out.append(Token(w, start, end, _stem(w, lang), raw=match.group().lower()))
     return out
 
 
@@ -337,6 +337,15 @@ def _quantities(toks: Sequence[Token], lang: Language) -> tuple[Quantity, ...]:
         below = [j for j in range(max(0, i - 3), i) if _match(words, j, lang.at_most) == i - j]
         digits = t.word.replace(".", "")
         nxt = toks[i + 1] if i + 1 < len(toks) else None
+        ordinal = _ordinal(t, lang)
+        if ordinal is not None:
+            # "a second copy" counts (two copies, at least); "the third duelist" names one
+            unit, _ = _unit(toks, i, lang)
+            counts = i > 0 and any(
+                _match(words, j, lang.indefinite) == i - j for j in range(max(0, i - 2), i)
+            )
+            out.append(Quantity(ordinal, unit, "min" if counts else "exact", not counts))
+            continue
         if digits.isdigit():
             value = int(digits)
         elif t.word in lang.numbers:
@@ -365,6 +374,18 @@ def _quantities(toks: Sequence[Token], lang: Language) -> tuple[Quantity, ...]:
     return tuple(out)
 
 
+def _ordinal(t: Token, lang: Language) -> int | None:
+    """The value of an ordinal number from two up ("terceira", "3rd", "3ª"), or None. The
+    ending is read as written: "2ª" is an ordinal, "2A" a Tag Duel duelist."""
+    if t.word in lang.ordinal_numbers:
+        return lang.ordinal_numbers[t.word]
+    digits = "".join(c for c in t.raw if c.isdigit())
+    ending = t.raw[len(digits) :]
+    if digits and t.raw.startswith(digits) and ending in lang.ordinal_suffixes:
+        return int(digits) if int(digits) >= 2 else None
+    return None
+
+
 def _labelled(toks: Sequence[Token], words: Sequence[str], lang: Language) -> set[int]:
     """The numbers a label word names rather than counts: "Exemplo 4", "Rules 1, 2 and 3" (a
     list of numbers after the label, joined by commas and conjunctions)."""
@@ -384,7 +405,7 @@ def _labelled(toks: Sequence[Token], words: Sequence[str], lang: Language) -> se
 def _unit(toks: Sequence[Token], i: int, lang: Language) -> tuple[str, bool]:
     """What the number at toks[i] counts: the noun phrase after it, past a partitive ("one of my
     monsters"), commas and repeated numbers ("uma, e só uma, chain"): an entity in it, or else its
-    head word (the language's `noun_head`: "two different copies", "duas cópias diferentes").
+    first word that is no adjective ("two different copies", "duas cópias diferentes").
     With none before the clause ends ("são 2 no campo."), the entity before the number; and a
     number right after a name, counting nothing after it, names one ("o Elo 4", "Exemplo 2")."""
     fw = lang.function_words
@@ -415,7 +436,8 @@ def _unit(toks: Sequence[Token], i: int, lang: Language) -> tuple[str, bool]:
             break
         phrase.append(u)
     if phrase:
-        return (phrase[0] if lang.noun_head == "first" else phrase[-1]).stem, False
+        head = next((u for u in phrase if not u.word.endswith(lang.adjective_endings)), phrase[-1])
+        return head.stem, False
     named = before is not None and (
         before.word not in fw and before.word not in _CUTS and not before.word.isdigit()
     )

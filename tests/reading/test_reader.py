@@ -136,6 +136,17 @@ def test_what_a_number_counts_is_the_head_of_the_phrase_after_it() -> None:
     assert q.unit == "cop"  # Portuguese first
 
 
+def test_an_ordinal_counts_after_an_indefinite_word_and_names_otherwise() -> None:
+    (q,) = read_question("Can I put a second copy in the Side Deck?").asking.quantities  # type: ignore[union-attr]
+    assert (q.value, q.unit, q.bound, q.named) == (2, "copi", "min", False)
+    (q,) = read_question("Posso colocar uma 3ª cópia no Side Deck?").asking.quantities  # type: ignore[union-attr]
+    assert (q.value, q.bound, q.named) == (3, "min", False)
+    (q,) = read_question("O terceiro duelista pode atacar?").asking.quantities  # type: ignore[union-attr]
+    assert (q.value, q.unit, q.named) == (3, "duelist", True)
+    # a Tag Duel duelist is no ordinal, whatever folding does to "2ª"
+    assert read_question("Depois do 1A quem joga é o 2A?").asking.quantities == ()  # type: ignore[union-attr]
+
+
 def test_numbers_that_name_are_not_amounts() -> None:
     # a label's numbers ("Exemplos 1, 2 e 3") are dropped; a number after a name names one
     assert only("Isto é ilegal (como descrito nos Exemplos 1, 2 e 3).").quantities == ()
