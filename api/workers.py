@@ -12,8 +12,9 @@ The server stops only when no worker can start at all: none is running, the minu
 spent, and every worker's last attempt died at its start.
 
 torch's OpenMP thread pool does not survive a fork: a worker forked from a process whose pool
-exists hangs on its first parallel operation. So the supervisor loads with one torch thread (no
-pool is created) and each worker sets its own share of the cores.
+exists hangs on its first parallel operation. So a torch embedder sets one torch thread before its
+first operation (no pool is created while the supervisor loads) and each worker sets its own share
+of the cores. Neither imports torch: with the ONNX runner (`YGO_EMBEDDER=onnx`) no process does.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import logging
 import os
 import signal
 import socket
+import sys
 import time
 from collections import deque
 from types import FrameType
@@ -81,15 +83,21 @@ def threads_per_worker(count: int) -> int:
     return max(1, usable_cores() // count)
 
 
-def load_for_fork(settings: Settings, restarts: RestartCount | None = None) -> FastAPI:
-    """The app, loaded in the supervisor without creating torch's thread pool, then frozen;
-    its /health and /metrics read `restarts` (the supervisor's count, shared with the forks)."""
-    import torch
+def set_torch_threads(count: int) -> None:
+    """Give torch `count` intra-op threads if it is loaded (a torch embedder); never import it."""
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_num_threads(count)
 
+
+def load_for_fork(settings: Settings, restarts: RestartCount | None = None) -> FastAPI:
+    """The app, loaded in the supervisor without creating torch's thread pool (a torch embedder
+    runs on one thread from its start), then frozen; its /health and /metrics read `restarts`
+    (the supervisor's count, shared with the forks)."""
     from api.app import create_app
     from api.runtime import load_runtime
 
-    torch.set_num_threads(1)
+    set_torch_threads(1)
     runtime = load_runtime(settings)
     runtime.service.warm(everything=True)  # built once here, shared by the forks
     if not settings.sparql_endpoint:
@@ -218,14 +226,13 @@ class Supervisor:
         self.workers[pid] = (slot, time.monotonic())
 
     def _serve(self, sock: socket.socket) -> int:
-        import torch
         import uvicorn
 
         for s in (signal.SIGINT, signal.SIGTERM):
             signal.signal(s, signal.SIG_DFL)  # uvicorn installs its own once it serves
         _die_with_parent(self.supervisor)
         try:
-            torch.set_num_threads(self.threads)
+            set_torch_threads(self.threads)
             uvicorn.Server(self.config).run(sockets=[sock])
             return 0
         except BaseException:

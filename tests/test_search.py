@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kb.errors import InvalidQuery
+from kb.search.fusion import ranks
 from kb.service import RulingsService
 
 
@@ -84,3 +88,24 @@ def test_bad_parameters_name_the_field(svc: RulingsService, kwargs: dict, field:
         svc.search(**kwargs)
     assert err.value.field == field
     assert field in str(err.value)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from([-1.0, 0.0, 0.25, 0.5, 0.75, 1.0]), max_size=40),
+    st.integers(min_value=1, max_value=50),
+)
+def test_ranks_are_the_positive_documents_in_score_order(values: list[float], depth: int) -> None:
+    """Rank of each of the first `depth` documents by score (ties: the earlier document first)
+    that scores above 0, counting the documents ranked before it."""
+    scores = np.array(values, dtype=np.float32)
+    order = sorted(range(len(values)), key=lambda i: -values[i])[:depth]
+    assert ranks(scores, depth) == {i: r + 1 for r, i in enumerate(order) if values[i] > 0}
+
+
+def test_search_builds_the_same_top_hits_whatever_k(svc: RulingsService) -> None:
+    """The first hits of a longer list are the hits of a shorter one (hits are built for the
+    returned k only)."""
+    long = svc.search("Dust Tornado chained to Mountain", k=12)["hits"]
+    for k in (1, 3, 7):
+        assert svc.search("Dust Tornado chained to Mountain", k=k)["hits"] == long[:k]

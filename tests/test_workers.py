@@ -9,6 +9,8 @@ import os
 import shutil
 import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -51,6 +53,21 @@ def test_a_worker_that_died_at_its_start_waits_longer_each_time() -> None:
     assert backoff(0) == 0.0  # one that served a while is replaced at once
     assert [backoff(n) for n in (1, 2, 3, 4)] == [0.5, 1.0, 2.0, 4.0]
     assert backoff(50) == 30.0
+
+
+def test_setting_the_torch_threads_never_imports_torch() -> None:
+    """The supervisor and its workers set torch's threads only when an embedder loaded it: with
+    the ONNX runner no server process imports torch."""
+    code = (
+        "import sys; from api.workers import set_torch_threads; set_torch_threads(1);"
+        "print('torch' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+    code = "import torch; from api.workers import set_torch_threads; set_torch_threads(1);"
+    code += "print(torch.get_num_threads())"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "1"
 
 
 def test_each_worker_gets_its_share_of_the_cores() -> None:

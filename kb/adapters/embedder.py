@@ -175,12 +175,14 @@ class TorchEmbedder:
     ) -> None:
         """Load the folder ``model``; queries then run on ``query_threads`` threads."""
         prefer_passive_openmp()
-        from kb.adapters.bert_encoder import BertEncoder
-
-        self._encoder = BertEncoder(Path(model), quantize=quantize)
         import torch
 
+        from kb.adapters.bert_encoder import BertEncoder
+
+        # before any operation: a server forks its workers from this process, and torch's
+        # thread pool, once created, does not survive a fork
         torch.set_num_threads(query_threads)
+        self._encoder = BertEncoder(Path(model), quantize=quantize)
         self.dim: int = self._encoder.dim
         self.name: str = model_identifier(model, "torch", quantize)
         self.batch_size = batch_size

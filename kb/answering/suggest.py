@@ -131,9 +131,7 @@ def suggest_cards(
             start, end = run[i].start, run[j].end
             text = question[start:end]
             one_word = i == j
-            for m in index.matches(text, k=limit):
-                if m.score < min_score:
-                    continue
+            for m in index.matches(text, k=limit, min_score=min_score):
                 name = index.names[m.name]
                 if one_word and " " in name:
                     continue

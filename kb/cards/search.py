@@ -38,6 +38,8 @@ _WORD_FUZZY_MIN = 80.0  # word ratio below which a word is no match
 _RERANK = 200  # names sharing the query's words that are also scored as whole names
 _COMMON = 1500  # a query word in more names than this only checks candidates
 _GOOD_ENOUGH = 0.8  # below this best score, the whole query is matched against every name
+_REMEMBERED = 2048  # unfiltered queries of a few results whose matches are kept (suggestions)
+_REMEMBERED_K = 10
 
 
 def normalize(text: str) -> str:
@@ -155,6 +157,14 @@ class CardIndex:
         self.by_password = {r.password: i for i, r in enumerate(self.records) if r.password}
         self.attributes = frozenset(r.attribute for r in self.records if r.attribute)
         self._subsets = lru_cache(maxsize=64)(self._subset)
+        # name indices by name length, each list ascending: the typo pass skips the lengths
+        # that cannot reach its cutoff
+        self._by_length: dict[int, list[int]] = {}
+        for ni, name in enumerate(self.names):
+            self._by_length.setdefault(len(name), []).append(ni)
+        self._windows = lru_cache(maxsize=32)(self._window)
+        # the index never changes: the matches of a recent unfiltered query are kept
+        self._remembered = lru_cache(maxsize=_REMEMBERED)(self._unfiltered)
 
     # --- filters ---------------------------------------------------------------------------
     def _subset(
@@ -174,6 +184,11 @@ class CardIndex:
         picked = [ni for ni, ri in enumerate(self.owner) if ri in allowed]
         return allowed, [self.names[ni] for ni in picked], picked
 
+    def _window(self, low: int, high: int) -> tuple[list[str], list[int]]:
+        """(names, their indices, ascending) of the names `low` to `high` characters long."""
+        picked = sorted(ni for n in range(low, high + 1) for ni in self._by_length.get(n, ()))
+        return [self.names[ni] for ni in picked], picked
+
     # --- search ----------------------------------------------------------------------------
     def matches(
         self,
@@ -182,8 +197,27 @@ class CardIndex:
         card_type: str | None = None,
         attribute: str | None = None,
         pool: Callable[[CardRecord], bool] | None = None,
+        min_score: float = 0.0,
     ) -> list[Match]:
-        """The `k` best cards for a query, best first (ties: English name)."""
+        """The `k` best cards for a query, best first (ties: English name); with `min_score`,
+        only those scoring at least that (the same as filtering the `k` best: a caller that
+        drops weaker matches lets the whole-name typo pass skip names that cannot reach it)."""
+        if card_type is None and attribute is None and pool is None and k <= _REMEMBERED_K:
+            return list(self._remembered(query, k, min_score))
+        return self._matches(query, k, card_type, attribute, pool, min_score)
+
+    def _unfiltered(self, query: str, k: int, min_score: float) -> tuple[Match, ...]:
+        return tuple(self._matches(query, k, None, None, None, min_score))
+
+    def _matches(
+        self,
+        query: str,
+        k: int,
+        card_type: str | None,
+        attribute: str | None,
+        pool: Callable[[CardRecord], bool] | None,
+        min_score: float,
+    ) -> list[Match]:
         q = normalize(query)
         if not q:
             return []
@@ -209,14 +243,26 @@ class CardIndex:
         self._prefixes(q, offer)
         if len(q) >= 3:
             self._word_channel(q, allowed, offer)
-            if max((m.score for m in best.values()), default=0.0) < _GOOD_ENOUGH:
+            # Names scoring 0.95 × ratio ≥ min_score: a higher cutoff, which rapidfuzz prunes
+            # names by (a point lower: it rounds the cutoff to a whole number of edits).
+            cutoff = max(_FUZZY_MIN, min_score * 100 / 0.95 - 1)
+            if max((m.score for m in best.values()), default=0.0) < _GOOD_ENOUGH and cutoff <= 100:
                 # Nothing close through the words (a typo in a first letter, words run
                 # together …): score the whole query against every name.
+                if not filtered:
+                    # ratio ≤ 200·min(len)/(len q + len name): only names of these lengths
+                    # (a character wider each way) can reach the cutoff
+                    low = int(len(q) * cutoff / (200 - cutoff)) - 1
+                    high = int(len(q) * (200 - cutoff) / cutoff) + 1
+                    names, name_ids = self._windows(max(low, 1), high)
                 for _, ratio, pos in process.extract(
-                    q, names, scorer=fuzz.ratio, limit=max(k * 3, 20), score_cutoff=_FUZZY_MIN
+                    q, names, scorer=fuzz.ratio, limit=max(k * 3, 20), score_cutoff=cutoff
                 ):
                     offer(name_ids[pos] if name_ids is not None else pos, 0.95 * ratio / 100)
-        ranked = sorted(best.values(), key=lambda m: (-m.score, self.records[m.record].name_en))
+        ranked = sorted(
+            (m for m in best.values() if m.score >= min_score),
+            key=lambda m: (-m.score, self.records[m.record].name_en),
+        )
         return ranked[:k]
 
     def search(

@@ -10,7 +10,10 @@ import numpy as np
 def ranks(scores: np.ndarray, depth: int) -> dict[int, int]:
     """Rank (1-based) of the top `depth` documents with a positive score."""
     order = np.argsort(-scores, kind="stable")[:depth]
-    return {int(i): r + 1 for r, i in enumerate(order) if scores[i] > 0}
+    positive = (scores[order] > 0).tolist()
+    return {
+        i: r + 1 for r, (i, keep) in enumerate(zip(order.tolist(), positive, strict=True)) if keep
+    }
 
 
 def fuse_rrf(

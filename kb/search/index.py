@@ -251,7 +251,7 @@ class SearchIndex:
         }
         rankings = {name: ranks(s, RANK_DEPTH) for name, s in per_ranker.items()}
         fused = fuse_rrf(rankings, self.weights, self.rrf_k)
-        hits: list[Hit] = []
+        ranked: list[tuple[float, str, int]] = []  # (-score, node id, unit): ids are unique
         for unit, score in fused.items():
             node = self.units[unit]
             if options.types and node.type not in options.types:
@@ -261,13 +261,19 @@ class SearchIndex:
             fmt = self.formats[unit]
             if options.format and fmt != options.format:
                 score *= GENERAL_FACTOR if fmt == "general" else OTHER_FORMAT_FACTOR
-            scores = {name: round(float(s[unit]), 4) for name, s in per_ranker.items()}
-            hits.append(Hit(node, score, scores, fmt, self.sections[unit]))
-        hits.sort(key=lambda h: (-h.score, h.node.id))
-        top = hits[: options.k]
-        for h in top:
-            h.entities = sorted({f.object for f in self.kg.out(h.node.id, "mentions")})
-        return top
+            ranked.append((-score, node.id, unit))
+        ranked.sort()
+        return [  # only the hits returned are built
+            Hit(
+                self.units[unit],
+                -negated,
+                {name: round(float(s[unit]), 4) for name, s in per_ranker.items()},
+                self.formats[unit],
+                self.sections[unit],
+                sorted({f.object for f in self.kg.out(node_id, "mentions")}),
+            )
+            for negated, node_id, unit in ranked[: options.k]
+        ]
 
 
 def hit_json(hit: Hit) -> dict[str, Any]:

@@ -201,3 +201,47 @@ def test_any_query_gives_ranked_hits(q: str) -> None:
         (h.score for h in hits), reverse=True
     )
     assert all(0 < h.score <= 1 for h in hits)
+
+
+def _keep_all(record: object) -> bool:
+    return True
+
+
+# Names with typos in their first letters and words run together: the whole-name typo pass runs.
+TYPO_QUERIES = [
+    "Xystical Spce Typhon",
+    "bGorz teh Emisary",
+    "jilgamento solene",
+    "Cyberdragon",
+    "qffect veilr",
+    "Y e Tanque Metálico Z",
+    "Dragão Gaia o Cavaleiro do Trovão",
+    "Tag Duel",
+    "Special Summon",
+    "x",
+]
+
+
+@pytest.mark.parametrize("min_score", [0.0, 0.6, 0.85, 0.95, 1.0])
+def test_min_score_keeps_what_filtering_the_best_would(
+    real_index: CardIndex, min_score: float
+) -> None:
+    """`min_score` gives the `k` best filtered at that score, though the typo pass then skips the
+    names that cannot reach it; and skipping the names of other lengths (unfiltered queries) finds
+    what scoring every name finds (a pool that keeps every card takes the unskipped path)."""
+    for q in TYPO_QUERIES:
+        for k in (1, 3, 10, 40):
+            every = real_index.matches(q, k, pool=_keep_all)
+            assert real_index.matches(q, k) == every, q
+            kept = [m for m in every if m.score >= min_score]
+            assert real_index.matches(q, k, min_score=min_score) == kept, q
+            assert real_index.matches(q, k, pool=_keep_all, min_score=min_score) == kept, q
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="abcdeoxyz áéã-", max_size=30), st.sampled_from([0.0, 0.85]))
+def test_length_window_finds_what_every_name_finds(q: str, min_score: float) -> None:
+    index = CardIndex(SAMPLE)
+    assert index.matches(q, 10, min_score=min_score) == index.matches(
+        q, 10, pool=_keep_all, min_score=min_score
+    )
