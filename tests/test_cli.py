@@ -214,6 +214,7 @@ CASES: dict[str, Case] = {
         ("quiz-check", '[{"id": "summon:card/cyber-dragon", "answer": "inherent"}]'),
         ('"correct": 1',),
     ),
+    "quiz-topics": Case(("quiz-topics", "--format", "tag"), (" questions (tag",)),
     "banlist": Case(("banlist", "--format", "edison"), ("Forbidden", "Semi-Limited")),
     "cards search": Case(("cards", "search", "Jinzo", "--k", "1"), ("1. Jinzo",)),
     "cards legality": Case(

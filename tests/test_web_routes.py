@@ -173,6 +173,7 @@ def test_script_never_inserts_markup() -> None:
         "sparql.js",
         "training.js",
         "trainingchart.js",
+        "trainingfile.js",
     }
     for path in scripts:
         script = path.read_text("utf-8")
