@@ -55,6 +55,7 @@ class Language:
     more_than: frozenset[Phrase]
     at_most: frozenset[Phrase]
     several: frozenset[Phrase]
+    another: frozenset[Phrase]  # "another copy": one more, so at least two
     ordinals: dict[str, frozenset[Phrase]]
     numbers: dict[str, int]
     contractions: dict[str, str]
@@ -130,6 +131,7 @@ def language(code: str) -> Language:
         more_than=_phrases(raw.get("more_than")),
         at_most=_phrases(raw.get("at_most")),
         several=_phrases(raw.get("several")),
+        another=_phrases(raw.get("another")),
         ordinals=_grouped(raw.get("ordinals")),
         numbers={fold(str(k)): int(v) for k, v in (raw.get("numbers") or {}).items()},
         contractions={str(k): str(v) for k, v in (raw.get("contractions") or {}).items()},

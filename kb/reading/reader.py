@@ -333,6 +333,7 @@ def _quantities(toks: Sequence[Token], lang: Language) -> tuple[Quantity, ...]:
             continue
         value: int | None = None
         bound: Bound = "exact"
+        last = i  # the last token of the number's words
         before = [j for j in range(max(0, i - 3), i) if _match(words, j, lang.more_than) == i - j]
         below = [j for j in range(max(0, i - 3), i) if _match(words, j, lang.at_most) == i - j]
         digits = t.word.replace(".", "")
@@ -363,13 +364,16 @@ def _quantities(toks: Sequence[Token], lang: Language) -> tuple[Quantity, ...]:
                 value = lang.numbers[t.word]
         elif _match(words, i, lang.several):
             value, bound = 2, "min"
+        elif _match(words, i, lang.another):
+            # "keep another copy": one more of what there is, so at least two
+            value, bound, last = 2, "min", i + _match(words, i, lang.another) - 1
         if value is None:
             continue
         if before:
             value, bound = value + 1, "min"
         elif below:
             bound = "max"
-        unit, named = _unit(toks, i, lang)
+        unit, named = _unit(toks, last, lang)
         out.append(Quantity(value, unit, bound, named))
     return tuple(out)
 

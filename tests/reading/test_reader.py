@@ -143,6 +143,8 @@ def test_an_ordinal_counts_after_an_indefinite_word_and_names_otherwise() -> Non
     assert (q.value, q.bound, q.named) == (3, "min", False)
     (q,) = read_question("O terceiro duelista pode atacar?").asking.quantities  # type: ignore[union-attr]
     assert (q.value, q.unit, q.named) == (3, "duelist", True)
+    (q,) = read_question("Can I also keep another copy in my Side Deck?").asking.quantities  # type: ignore[union-attr]
+    assert (q.value, q.unit, q.bound) == (2, "copi", "min")  # one more: at least two
     # a Tag Duel duelist is no ordinal, whatever folding does to "2ª"
     assert read_question("Depois do 1A quem joga é o 2A?").asking.quantities == ()  # type: ignore[union-attr]
 
