@@ -20,6 +20,7 @@ This module reads the typed question and the graph only: no raw text, no regular
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -43,6 +44,7 @@ PARTIES = frozenset({"opponent", "teammate", "team", "turn-player"})
 _CARD_CLASSES = frozenset(
     {"instance_of", "has_effect_type", "summoned_by", "has_spell_speed", "has_capability"}
 )
+_MAX = 1 << 62  # past any offset or index, for bisecting (start, end, index) rows
 # Roles that tell apart what acts (or is acted on) from what it is directed at.
 _DIRECTED = "target"
 
@@ -122,6 +124,26 @@ class StatementMatcher:
         for f in kg.with_predicate("disjoint_with"):
             self.disjoint.setdefault(f.subject, set()).add(f.object)
             self.disjoint.setdefault(f.object, set()).add(f.subject)
+
+    @cached_property
+    def _by_document(self) -> dict[str, list[tuple[int, int, int]]]:
+        """Each document's statements as (start, end, index), by start."""
+        out: dict[str, list[tuple[int, int, int]]] = {}
+        for i, (n, _) in enumerate(self.statements):
+            if n.span is not None:
+                out.setdefault(n.span.document, []).append((n.span.start, n.span.end, i))
+        for rows in out.values():
+            rows.sort()
+        return out
+
+    def _at(self, at: Span) -> frozenset[int]:
+        """The statements whose sentence holds the position `at`."""
+        rows = self._by_document.get(at.document, [])
+        found = set()
+        for start, end, i in rows[: bisect_right(rows, (at.start, _MAX, _MAX))]:
+            if start <= at.start < end:
+                found.add(i)
+        return frozenset(found)
 
     def _items(self, p: Proposition) -> set[str]:
         return {*p.all_stems, *(f"@{e}" for e in p.all_entities)}
@@ -275,7 +297,7 @@ class StatementMatcher:
         than the sentence's (read from the typed propositions, whatever decided the polarity)."""
         if q.asking is None:
             return False
-        found = [p for n, p in self.statements if _holds(n, at)]
+        found = [self.statements[i][1] for i in self._at(at)]
         return self.another_case(q, found)
 
     def another_case(self, q: QuestionReading, props: Iterable[Proposition]) -> bool:
@@ -460,14 +482,14 @@ class StatementMatcher:
         """A statement read from the sentence holding `at` gives an amount the question counts."""
         if q.asking is None:
             return False
-        return any(self.states_amount(q.asking, p) for n, p in self.statements if _holds(n, at))
+        return any(self.states_amount(q.asking, self.statements[i][1]) for i in self._at(at))
 
     def speaks_at(self, q: QuestionReading, at: Span) -> bool | None:
         """Whether a statement read from the sentence holding `at` can speak to the question (no
         shared card in another role, no other party, something of what is asked); None when no
         statement was read from it."""
         asking = q.asking
-        found = [p for n, p in self.statements if _holds(n, at)]
+        found = [self.statements[i][1] for i in self._at(at)]
         if asking is None or not found:
             return None
         return any(
@@ -486,13 +508,9 @@ class StatementMatcher:
         `override_margin` above it with a verdict (statements that disagree leave it be)."""
         if self.speaks_at(q, at) is not False:
             return None
+        here = self._at(at)
         own = max(
-            (
-                score
-                for score, _, _, i in self._scored(q, fmt, qvec)
-                if _holds(self.statements[i][0], at)
-            ),
-            default=None,
+            (score for score, _, _, i in self._scored(q, fmt, qvec) if i in here), default=None
         )
         ranked = self.candidates(q, fmt, qvec)
         if own is None or not ranked or ranked[0].score < own + self.settings.override_margin:
@@ -529,15 +547,6 @@ class StatementMatcher:
         if rivals:
             return _disagreement(best, rivals[0])
         return _yes_no_decision(best)
-
-
-def _holds(n: Node, at: Span) -> bool:
-    """The statement's sentence holds the position `at`."""
-    return (
-        n.span is not None
-        and n.span.document == at.document
-        and n.span.start <= at.start < n.span.end
-    )
 
 
 def _other_end(q: Proposition, s: Proposition) -> bool:
