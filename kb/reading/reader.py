@@ -422,7 +422,7 @@ def _unit(toks: Sequence[Token], i: int, lang: Language) -> tuple[str, bool]:
     aside = False  # inside ", e só uma," before the counted word
     phrase: list[Token] = []
     before = toks[i - 1] if i else None
-    if before is not None and before.entity is not None:
+    if before is not None and before.entity is not None and toks[i].start - before.end <= 1:
         return f"@{before.entity}", True  # "o Elo 4 resolve", "Chain Link 2 is"
     for u in toks[at : at + 6]:
         if u.entity is not None:
@@ -442,8 +442,12 @@ def _unit(toks: Sequence[Token], i: int, lang: Language) -> tuple[str, bool]:
     if phrase:
         head = next((u for u in phrase if not u.word.endswith(lang.adjective_endings)), phrase[-1])
         return head.stem, False
-    named = before is not None and (
-        before.word not in fw and before.word not in _CUTS and not before.word.isdigit()
+    named = (
+        before is not None
+        and toks[i].start - before.end <= 1  # right after it: "Exemplo 2", not "cards, one"
+        and before.word not in fw
+        and before.word not in _CUTS
+        and not before.word.isdigit()
     )
     for u in reversed(toks[:i]):
         if u.entity is not None:

@@ -157,6 +157,13 @@ def test_numbers_that_name_are_not_amounts() -> None:
     assert asked is not None and asked.quantities[0].named
     (q,) = only("Você pode ter 3 cópias.").quantities
     assert not q.named
+    # apart from the name, an apposition counts: "two Field Spells, one per duelist"
+    text = "Can my team have two Field Spells, one per duelist?"
+    asked = read_question(text, spans(text, concept__field_spell="Field Spells")).asking
+    assert asked is not None and [(q.value, q.named) for q in asked.quantities] == [
+        (2, False),
+        (1, False),
+    ]
 
 
 def test_without_denies_what_follows() -> None:
