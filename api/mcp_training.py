@@ -7,7 +7,7 @@ in a closed exam's result, as on the HTTP routes.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -30,6 +30,7 @@ TOKEN = Field(max_length=200, description="The trainee's token from create_train
 SESSION = Field(max_length=64, description="The id start_practice returned.")
 EXAM = Field(max_length=64, description="The id start_exam returned.")
 KEEP_KEYS = " Show the trainee the prompt and options only; the key comes back with their answer."
+LANG_HELP = "The language of the prompts, options and explanations (same ids and keys)."
 
 
 class NewTraineeArgs(ToolArgs, NewTrainee):
@@ -44,17 +45,20 @@ class PracticeArgs(ToolArgs, PracticeRequest):
     """The arguments of `start_practice`: POST /practice's body and the token."""
 
     token: str = TOKEN
+    lang: Literal["pt", "en"] = Field(default="pt", description=LANG_HELP)
 
 
 class PracticeAnswerArgs(ToolArgs, AnswerRequest):
     token: str = TOKEN
     session_id: str = SESSION
+    lang: Literal["pt", "en"] = Field(default="pt", description=LANG_HELP)
 
 
 class ExamArgs(ToolArgs, ExamRequest):
     """The arguments of `start_exam`: POST /exams's body and the token."""
 
     token: str = TOKEN
+    lang: Literal["pt", "en"] = Field(default="pt", description=LANG_HELP)
 
 
 class ExamAnswerArgs(ToolArgs, AnswerRequest):
@@ -65,6 +69,7 @@ class ExamAnswerArgs(ToolArgs, AnswerRequest):
 class ExamIdArgs(ToolArgs):
     token: str = TOKEN
     exam_id: str = EXAM
+    lang: Literal["pt", "en"] = Field(default="pt", description=LANG_HELP)
 
 
 def _json(model: Any) -> dict[str, Any]:
@@ -86,15 +91,15 @@ def _create(s: RulingsService, a: NewTraineeArgs) -> dict[str, Any]:
 
 
 def _practice(s: RulingsService, a: PracticeArgs) -> dict[str, Any]:
-    return _json(s.training.start_practice(a.token, _request(PracticeRequest, a)))
+    return _json(s.training.start_practice(a.token, _request(PracticeRequest, a), a.lang))
 
 
 def _practice_answer(s: RulingsService, a: PracticeAnswerArgs) -> dict[str, Any]:
-    return _json(s.training.answer_practice(a.token, a.session_id, _answer(a)))
+    return _json(s.training.answer_practice(a.token, a.session_id, _answer(a), a.lang))
 
 
 def _exam(s: RulingsService, a: ExamArgs) -> dict[str, Any]:
-    return _json(s.training.start_exam(a.token, _request(ExamRequest, a)))
+    return _json(s.training.start_exam(a.token, _request(ExamRequest, a), a.lang))
 
 
 def _exam_answer(s: RulingsService, a: ExamAnswerArgs) -> dict[str, Any]:
@@ -102,11 +107,11 @@ def _exam_answer(s: RulingsService, a: ExamAnswerArgs) -> dict[str, Any]:
 
 
 def _close(s: RulingsService, a: ExamIdArgs) -> dict[str, Any]:
-    return _json(s.training.close_exam(a.token, a.exam_id))
+    return _json(s.training.close_exam(a.token, a.exam_id, a.lang))
 
 
 def _result(s: RulingsService, a: ExamIdArgs) -> dict[str, Any]:
-    return _json(s.training.exam_result(a.token, a.exam_id))
+    return _json(s.training.exam_result(a.token, a.exam_id, a.lang))
 
 
 def _progress(s: RulingsService, a: TokenArgs) -> dict[str, Any]:

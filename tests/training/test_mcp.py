@@ -72,3 +72,15 @@ def test_errors_name_what_is_wrong(call: Any) -> None:
         call("start_practice", token=token, extra=1)
     with pytest.raises(ToolError, match="session_id"):
         call("answer_practice", token=token, session_id="zz", question_id="q", answer=1)
+
+
+def test_the_training_tools_ask_in_the_language_given(call: Any) -> None:
+    token = call("create_trainee")["token"]
+    pt = call("start_practice", token=token, n=2)
+    en = call("start_practice", token=token, n=2, lang="en")
+    assert len(en["questions"]) == len(pt["questions"])
+    exam = call("start_exam", token=token, n=2, lang="en")
+    result = call("close_exam", token=token, exam_id=exam["id"], lang="en")
+    assert result == call("exam_result", token=token, exam_id=exam["id"], lang="en")
+    with pytest.raises(ToolError, match="lang"):
+        call("start_exam", token=token, n=2, lang="es")
