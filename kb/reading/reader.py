@@ -341,7 +341,7 @@ def _quantities(toks: Sequence[Token], lang: Language) -> tuple[Quantity, ...]:
         ordinal = _ordinal(t, lang)
         if ordinal is not None:
             # "a second copy" counts (two copies, at least); "the third duelist" names one
-            unit, _ = _unit(toks, i, lang)
+            unit, _ = _unit(toks, words, i, lang)
             counts = i > 0 and any(
                 _match(words, j, lang.indefinite) == i - j for j in range(max(0, i - 2), i)
             )
@@ -373,7 +373,7 @@ def _quantities(toks: Sequence[Token], lang: Language) -> tuple[Quantity, ...]:
             value, bound = value + 1, "min"
         elif below:
             bound = "max"
-        unit, named = _unit(toks, last, lang)
+        unit, named = _unit(toks, words, last, lang)
         out.append(Quantity(value, unit, bound, named))
     return tuple(out)
 
@@ -406,14 +406,13 @@ def _labelled(toks: Sequence[Token], words: Sequence[str], lang: Language) -> se
     return out
 
 
-def _unit(toks: Sequence[Token], i: int, lang: Language) -> tuple[str, bool]:
+def _unit(toks: Sequence[Token], words: Sequence[str], i: int, lang: Language) -> tuple[str, bool]:
     """What the number at toks[i] counts: the noun phrase after it, past a partitive ("one of my
     monsters"), commas and repeated numbers ("uma, e só uma, chain"): an entity in it, or else its
     first word that is no adjective ("two different copies", "duas cópias diferentes").
     With none before the clause ends ("são 2 no campo."), the entity before the number; and a
     number right after a name, counting nothing after it, names one ("o Elo 4", "Exemplo 2")."""
     fw = lang.function_words
-    words = _words(toks)
     at = i + 1
     if at < len(toks) and _match(words, at, lang.partitives):
         at += _match(words, at, lang.partitives)

@@ -96,6 +96,7 @@ class StatementMatcher:
             start, end = n.props.get("clause") or (n.span.start, n.span.end) if n.span else (0, 0)
             self.statements.append((n, Proposition.from_props(start, end, n.props)))
         self._idf_cache: dict[str, float] = {}
+        self._last_candidates: tuple[tuple[object, ...], list[Scored]] | None = None
         self._class_items_cache: dict[str, frozenset[str]] = {}
         # a statement also speaks of what its section is about (a bullet's implicit subject:
         # "-PODEM ser negados …" under the heading naming inherent Special Summons)
@@ -440,13 +441,20 @@ class StatementMatcher:
         asking = q.asking
         if asking is None:
             return []
-        return [
+        # the last question's candidates: the passage fallback asks for them up to three times
+        key = (id(q), q.text, fmt, qvec is None)
+        last = self._last_candidates
+        if last is not None and last[0] == key:
+            return last[1]
+        found = [
             s
             for s in self.rank(q, fmt, qvec)
             if not self._role_conflict(asking, s.prop)
             and not self._other_party(asking, s.prop)
             and self.speaks_to(asking, s.prop)
         ]
+        self._last_candidates = (key, found)  # one attribute, replaced whole (threads share it)
+        return found
 
     def counting(
         self, q: QuestionReading, fmt: str | None, qvec: np.ndarray | None
