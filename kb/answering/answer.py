@@ -183,7 +183,8 @@ class Answerer:
             if self._names_database_card(q) and (
                 clause is None or not self._speaks_of_cards(clause, q, reading)
             ):
-                decision = self._card_beyond_rules(q)
+                # a rule about a class of the card (matched by role) decides for it
+                decision = self._statement_match(q, of_cards=True) or self._card_beyond_rules(q)
             else:
                 decision = self._from_statements(q, clause, hits, reading)
                 if decision.reasoner == "none" and q.yes_no and self._in_scope(hits):
@@ -208,13 +209,15 @@ class Answerer:
         self._typed_last = (key, reading)
         return reading
 
-    def _statement_match(self, q: Question) -> Decision | None:
-        """The documents' statements, matched by role (kb.reason.statement_match)."""
+    def _statement_match(self, q: Question, of_cards: bool = False) -> Decision | None:
+        """The documents' statements, matched by role (kb.reason.statement_match); `of_cards`:
+        only a statement naming a card of the question or a class of one decides."""
         if self._unknown(q):
             return None
         reading = self._typed(q)
         qvec = self.index._query_vec(q.text) if self.index.embedder is not None else None
-        return self.statements.decide(reading, q.format, qvec)
+        cards = frozenset(m.entity for m in q.mentions if m.entity.startswith("card/"))
+        return self.statements.decide(reading, q.format, qvec, cards if of_cards else frozenset())
 
     def _names_database_card(self, q: Question) -> bool:
         """The question names a card only the card database knows (no document, claim or curated

@@ -63,6 +63,11 @@ class StatementSettings:
     # how far above a sentence that cannot speak to the question the best statement must score to
     # decide in its place
     override_margin: float = 0.08
+    # two card classes no card has together, each held by this many cards, exclude each other
+    exclusive_min: int = 20
+    # a class held by at most this share of the cards singles a card out (a rule about it speaks
+    # of the card the question names)
+    singling_share: float = 0.05
 
 
 @dataclass(frozen=True)
@@ -259,6 +264,66 @@ class StatementMatcher:
                 break
         return False
 
+    @cached_property
+    def _card_kinds(self) -> tuple[dict[str, frozenset[str]], Counter[str]]:
+        """Each card's classes (every class fact, the monster's kind included), and how many
+        cards hold each class."""
+        own: dict[str, set[str]] = {}
+        for p in _CARD_CLASSES:
+            for f in self.kg.with_predicate(p):
+                if f.subject.startswith("card/"):
+                    own.setdefault(f.subject, set()).add(f.object)
+        held: Counter[str] = Counter()
+        for kinds in own.values():
+            held.update(kinds)
+        return {c: frozenset(k) for c, k in own.items()}, held
+
+    @cached_property
+    def exclusive(self) -> dict[str, frozenset[str]]:
+        """Each card class → the classes no card of the graph has with it, both held by at least
+        `exclusive_min` cards (read from the card facts: a Counter Trap is never a monster, a
+        Spell Speed 3 effect never Spell Speed 2)."""
+        own, held = self._card_kinds
+        together: Counter[tuple[str, str]] = Counter()
+        for kinds in own.values():
+            ordered = sorted(kinds)
+            together.update((a, b) for i, a in enumerate(ordered) for b in ordered[i + 1 :])
+        common = sorted(k for k, n in held.items() if n >= self.settings.exclusive_min)
+        out: dict[str, set[str]] = {}
+        for i, a in enumerate(common):
+            for b in common[i + 1 :]:
+                if not together[(a, b)]:
+                    out.setdefault(a, set()).add(b)
+                    out.setdefault(b, set()).add(a)
+        return {k: frozenset(v) for k, v in out.items()}
+
+    def singling(self, card: str) -> frozenset[str]:
+        """The card's classes that single it out: held by at most `singling_share` of the
+        cards (a Counter Trap, a Gemini monster; not "a Trap Card" or "Spell Speed 1")."""
+        own, held = self._card_kinds
+        most = self.settings.singling_share * max(len(own), 1)
+        return frozenset(k for k in own.get(card, ()) if held[k] <= most)
+
+    def other_card_kind(self, q: Proposition, s: Proposition) -> bool:
+        """The statement speaks of a kind of card that a card of the question is not, and cannot
+        be (no card is of both): a rule about Spell Speed 2 negators says nothing of a Counter
+        Trap. A statement listing the card's kind beside one excluding it classifies, and one naming
+        the card speaks of it: both stay."""
+        exclusive = self.exclusive
+        kinds = {e for e in s.entities if e in exclusive}
+        if not kinds:
+            return False
+        for e in q.entities:
+            if not e.startswith("card/") or e in s.all_entities:
+                continue  # (a statement naming the card itself speaks of it)
+            own = self._card_kinds[0].get(e, frozenset())
+            if not own:
+                continue
+            for k in kinds - own:
+                if exclusive[k] & own and not exclusive[k] & own & kinds:
+                    return True
+        return False
+
     def speaks_to(self, q: Proposition, s: Proposition) -> bool:
         """A statement speaks to the question when it says something of what the question asks
         besides naming its cards (an action, a concept or a word of the asking clause), and of
@@ -451,6 +516,7 @@ class StatementMatcher:
             for s in self.rank(q, fmt, qvec)
             if not self._role_conflict(asking, s.prop)
             and not self._other_party(asking, s.prop)
+            and not self.other_card_kind(asking, s.prop)
             and self.speaks_to(asking, s.prop)
         ]
         self._last_candidates = (key, found)  # one attribute, replaced whole (threads share it)
@@ -527,19 +593,32 @@ class StatementMatcher:
         # statements that disagree say nothing of the sentence: it keeps deciding
         return decided if decided is not None and decided.verdict is not None else None
 
+    def of_cards(self, s: Proposition, cards: Iterable[str]) -> bool:
+        """The statement names one of the cards or a class singling one of them out."""
+        named = s.all_entities
+        return any(c in named or self.singling(c) & named for c in cards)
+
     def decide(
         self,
         q: QuestionReading,
         fmt: str | None,
         qvec: np.ndarray | None,
+        cards: frozenset[str] = frozenset(),
     ) -> Decision | None:
         """The verdict of the best statement, or None when none scores `min_score`; statements
-        that disagree, scoring alike, decide nothing (verdict null, both cited)."""
+        that disagree, scoring alike, decide nothing (verdict null, both cited). With `cards`, the
+        best statement decides only if it speaks of one of them, by name or by a class singling
+        it out, and holds in the format asked (today's rules when none is)."""
         cfg = self.settings
         ranked = self.candidates(q, fmt, qvec)
         if not ranked or ranked[0].score < cfg.min_score:
             return None
         best = ranked[0]
+        if cards and (
+            not self.of_cards(best.prop, cards)
+            or best.node.props.get("format") not in (fmt or self.base, self.base)
+        ):
+            return None
         if not q.yes_no:
             return _value_decision(best)
         if best.verdict is None:

@@ -26,6 +26,13 @@ NAMES = {
     "Monstro Union": "concept/union-monster",
     "Union monsters": "concept/union-monster",
     "Extra Monster Zones": "concept/extra-monster-zone",
+    "Trap Jammer": "card/trap-jammer",
+    "Mystical Space Typhoon": "card/mystical-space-typhoon",
+    "Magias Rápidas": "concept/quick-play-spell",
+    "Armadilhas de Resposta": "concept/counter-trap",
+    "negam ativações": "concept/activation-negation",
+    "Cards de Magia": "concept/spell-card",
+    "Quick Negator": "card/quick-negator",
 }
 
 
@@ -59,15 +66,28 @@ def statement(sid: str, text: str, fmt: str = "general") -> list[Node]:
 
 CARD_FACTS = [
     Fact("card/pot-of-greed", "instance_of", "concept/normal-spell", None, "curated"),
+    Fact("card/pot-of-greed", "instance_of", "concept/spell-card", None, "curated"),
     Fact("card/umi", "instance_of", "concept/field-spell", None, "curated"),
+    Fact("card/umi", "instance_of", "concept/spell-card", None, "curated"),
+    Fact("card/trap-jammer", "instance_of", "concept/counter-trap", None, "curated"),
+    Fact("card/trap-jammer", "has_capability", "concept/activation-negation", None, "curated"),
+    Fact("card/mystical-space-typhoon", "instance_of", "concept/quick-play-spell", None, "curated"),
+    Fact("card/mystical-space-typhoon", "instance_of", "concept/spell-card", None, "curated"),
+    # a Quick-Play Spell that negates: negating and being a Quick-Play Spell go together
+    Fact("card/quick-negator", "instance_of", "concept/quick-play-spell", None, "curated"),
+    Fact("card/quick-negator", "has_capability", "concept/activation-negation", None, "curated"),
+    Fact("card/quick-negator", "instance_of", "concept/spell-card", None, "curated"),
 ]
+CARDS = ("card/pot-of-greed", "card/ash-blossom", "card/umi", "card/trap-jammer")
 
 
-def matcher(*texts: str) -> StatementMatcher:
+def matcher(*texts: str, **settings: float) -> StatementMatcher:
     nodes = [n for i, t in enumerate(texts) for n in statement(str(i), t)]
-    cards = [Node(c, "Card") for c in ("card/pot-of-greed", "card/ash-blossom", "card/umi")]
+    more = ("card/mystical-space-typhoon", "card/quick-negator")
+    cards = [Node(c, "Card") for c in (*CARDS, *more)]
     kg = KnowledgeGraph([*nodes, *cards], CARD_FACTS)
-    return StatementMatcher(kg, None, "general", StatementSettings(min_score=0.05))
+    cfg = StatementSettings(min_score=0.05, exclusive_min=1, **settings)  # type: ignore[arg-type]
+    return StatementMatcher(kg, None, "general", cfg)
 
 
 def ask(m: StatementMatcher, question: str) -> str | None:
@@ -163,3 +183,28 @@ def test_a_sentence_with_swapped_roles_yields_to_a_matched_statement() -> None:
     assert m.instead_of(q, kept, None, None) is None  # a sentence that speaks to it stays
     m.settings = replace(m.settings, override_margin=5.0)
     assert m.instead_of(q, swapped, None, None) is None  # not far enough above it
+
+
+def test_a_rule_about_a_kind_the_card_cannot_be_says_nothing_of_it() -> None:
+    # no card is both a Counter Trap and a Quick-Play Spell: the rule is not about Trap Jammer,
+    # though both negate activations
+    m = matcher("Magias Rápidas que negam ativações não podem ser ativadas durante a Damage Step.")
+    assert m.exclusive["concept/counter-trap"] >= {"concept/quick-play-spell"}
+    assert ask(m, "Can I activate Trap Jammer during the Damage Step?") is None
+    assert ask(m, "Can I activate Quick Negator during the Damage Step?") == "no"
+    # a statement listing both kinds classifies: it speaks of each
+    m = matcher("Magias Rápidas e Armadilhas de Resposta podem ser ativadas durante a Damage Step.")
+    assert ask(m, "Can I activate Trap Jammer during the Damage Step?") == "yes"
+
+
+def test_a_card_is_decided_for_only_by_a_class_singling_it_out() -> None:
+    # Spell Cards are 4 of the 5 cards with classes; Quick-Play Spells 2 of them
+    m = matcher("Cards de Magia não podem ser ativados durante a Damage Step.", singling_share=0.5)
+    text = "Can I activate Mystical Space Typhoon during the Damage Step?"
+    q = read_question(text, mentions(text))
+    assert m.singling("card/mystical-space-typhoon") == {"concept/quick-play-spell"}
+    assert m.decide(q, None, None) is not None  # the rule decides …
+    assert m.decide(q, None, None, frozenset({"card/mystical-space-typhoon"})) is None
+    m = matcher("Magias Rápidas não podem ser ativadas durante a Damage Step.", singling_share=0.5)
+    d = m.decide(q, None, None, frozenset({"card/mystical-space-typhoon"}))
+    assert d is not None and d.verdict == "no"  # … a rule about its own narrow kind, for it
