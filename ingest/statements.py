@@ -16,6 +16,7 @@ from ingest.corpus import SourceDocument
 from kb.link import Linker
 from kb.model import RETRIEVABLE_TYPES, Fact, Node, Span
 from kb.reading import read_sentence
+from kb.reading.order import Order, read_order
 from kb.text import Segment, sentences, split_at
 
 # A dash opening a new item inside a line ("… Rai-oh - Para negar …"): bullets run together.
@@ -67,11 +68,20 @@ def read_statements(doc: SourceDocument, nodes: list[Node], linker: Linker) -> R
     for node in sorted(leaves, key=lambda n: (n.span.start, n.span.end) if n.span else (0, 0)):
         assert node.span is not None
         section = _section(node, by_id)
+        frame: Order | None = None  # the last order of the passage placed before/after something
         for i, seg in enumerate(_pieces(doc.text, node.span.start, node.span.end)):
             if (seg.start, seg.end) in seen:
                 continue
             seen.add((seg.start, seg.end))
-            reading = read_sentence(seg.text, linker.link(seg.text), doc.language)
+            mentions = linker.link(seg.text)
+            reading = read_sentence(seg.text, mentions, doc.language)
+            order = read_order(seg.text, mentions, doc.language)
+            if order is not None and order.frame is not None:
+                frame = order
+            elif order is not None and frame is not None and frame.anchor is not None:
+                # "Depois da damage calculation …. Primeiro …, de seguida …": the steps of the
+                # sentence after a placed one are placed alike
+                order = order.framed(frame.frame or "after", frame.anchor)
             if not reading.propositions:
                 unread += 1
                 continue
@@ -86,6 +96,8 @@ def read_statements(doc: SourceDocument, nodes: list[Node], linker: Linker) -> R
                 }
                 if section is not None:
                     props["section"] = section
+                if order is not None and k == 0:
+                    props["order"] = order.to_props()
                 out_nodes.append(
                     Node(
                         id=sid,

@@ -37,3 +37,15 @@ def test_stats_count_statements_and_unread_sentences(service: RulingsService) ->
     stats = service.stats()
     assert stats["statements"] == len(service.kg.of_type("Statement"))
     assert 0 <= stats["statements_unread"] < stats["statements"]
+
+
+def test_orders_told_by_sentences_are_read_at_ingest(kg: KnowledgeGraph) -> None:
+    """A sentence telling an order carries its steps, each a stretch of the sentence."""
+    ordered = [s for s in kg.of_type("Statement") if s.props.get("order")]
+    assert ordered
+    for s in ordered:
+        order = s.props["order"]
+        assert order["steps"] and (len(order["steps"]) >= 2 or order["frame"])
+        for step in order["steps"]:
+            start, end = step["span"]
+            assert 0 <= start < end <= len(s.text or "")

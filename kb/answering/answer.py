@@ -36,6 +36,7 @@ from kb.reading.relevance import Reading, Relevance, card_topics, coverage
 from kb.reading.scope import Vocabulary, uncovered_topic
 from kb.reason import Decision, Step, Value
 from kb.reason.facts import CLASS_PREDICATES, EVERY_MONSTER, card_classes, spell_speed
+from kb.reason.order import OrderMatcher
 from kb.reason.registry import enabled
 from kb.reason.statement_match import StatementMatcher, StatementSettings, amount_decision
 from kb.search.analysis import analyse
@@ -128,6 +129,7 @@ class Answerer:
         self.calibration: Calibration | None = calibration.load()
         self.reasoners = enabled(kg)
         self.statements = StatementMatcher(kg, index, self.formats.base, statement_settings)
+        self.orders = OrderMatcher(kg)
         # the last question read by kb.reading: one attribute, replaced whole (threads share it)
         self._typed_last: tuple[tuple[object, ...], QuestionReading] | None = None
         self.claimed_documents = frozenset(
@@ -174,6 +176,8 @@ class Answerer:
             if q.yes_no
             else self._reason(q, ("card-pool", "card-limit", "deck-size", "chain-order"))
         )
+        if decision is None and q.yes_no:  # "X before Y?": the orders the documents tell
+            decision = self.orders.decide(self._typed(q).order, q.format, self.formats.base)
         if decision is None:  # "What is X?": the passage defining X
             decision = definition_decision(self.kg, self.index.linker, q, self.formats.base)
         if decision is None and not self._unknown(q):

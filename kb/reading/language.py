@@ -65,6 +65,8 @@ class Language:
     ordinal_numbers: dict[str, int]  # "terceira" 3 (the first is an end of an order, not here)
     ordinal_suffixes: frozenset[str]  # after digits, as written (not folded): "3ª", "3rd"
     indefinite: frozenset[Phrase]  # "a second copy" adds one: the ordinal counts
+    sequence: dict[str, frozenset[Phrase]]  # words opening an order's first, next and last step
+    relative_time: dict[str, frozenset[Phrase]]  # "before"/"after" words placing one thing
     stopwords: frozenset[str]
     stemmer_name: str
 
@@ -143,6 +145,8 @@ def language(code: str) -> Language:
         },
         ordinal_suffixes=frozenset(str(w).lower() for w in raw.get("ordinal_suffixes") or ()),
         indefinite=_phrases(raw.get("indefinite")),
+        sequence=_grouped(raw.get("sequence")),
+        relative_time=_grouped(raw.get("relative_time")),
         stopwords=frozenset(fold(str(w)) for w in raw.get("stopwords") or ()),
         stemmer_name=str(raw.get("stemmer") or "porter"),
     )

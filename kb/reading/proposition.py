@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
+
+if TYPE_CHECKING:
+    from kb.reading.order import OrderAsked
 
 Modality = Literal["fact", "can", "must", "always"]
 Role = Literal["subject", "object", "target"]
@@ -178,6 +181,7 @@ class QuestionReading:
     asking: Proposition | None
     setup: tuple[Proposition, ...] = field(default_factory=tuple)
     unread: tuple[str, ...] = ()  # what was not understood, when `asking` is None
+    order: OrderAsked | None = None  # what it asks of an order ("X before Y?", "X last?")
 
     @property
     def yes_no(self) -> bool:

@@ -690,8 +690,12 @@ def read_question(
     kind: QuestionKind = "yes_no" if confirming else _kind(asking_toks, data)
     props = _propositions(asking_toks, data)
     setup = tuple(p for s in sents[:asking_i] for p in _propositions(s, data))
+    from kb.reading.order import read_order_question  # (it reads with this module's parts)
+
+    order = read_order_question(asking_toks, data) if kind == "yes_no" else None
     if not props:
-        return QuestionReading(text, code, kind, None, setup, (fold(text[asking_toks[0].start :]),))
+        unread = (fold(text[asking_toks[0].start :]),)
+        return QuestionReading(text, code, kind, None, setup, unread, order)
     # of several main clauses, the one with a modal or a negation is what is asked
     asking = next((p for p in props if p.modality != "fact"), props[-1])
-    return QuestionReading(text, code, kind, asking, setup)
+    return QuestionReading(text, code, kind, asking, setup, (), order)
