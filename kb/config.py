@@ -150,6 +150,24 @@ class Settings:
         "score to decide in its place, when no statement read from that sentence can speak to the "
         "question (a card of it in another role, another party, nothing asked).",
     )
+    statement_exclusive_min: int = _setting(
+        20,
+        "Two card classes no card has together, each held by at least this many cards, exclude "
+        "each other: a rule about one says nothing of a card of the other.",
+    )
+    statement_singling_share: float = _setting(
+        0.05,
+        "A card only the card data knows is decided for by a statement naming it or a class "
+        "held by at most this share of the cards (a Counter Trap, not a Trap Card).",
+    )
+    order_min_fit: float = _setting(
+        0.6,
+        "Share (by weight) of what a side of an order question names that a step of an order a "
+        "document tells must name too (kb.reason.order).",
+    )
+    order_tie_margin: float = _setting(
+        0.05, "Orders holding a question's sides this alike with opposite verdicts decide nothing."
+    )
     claim_min_score: float = _setting(
         0.86, "Alignment under which no curated claim decides a question (kb.answering.claims)."
     )

@@ -114,6 +114,7 @@ class RulingsService:
         """Reads questions and runs the reasoners over the graph and the search index."""
         from kb.answering.answer import Answerer
         from kb.answering.claims import ClaimSettings
+        from kb.reason.order import OrderSettings
         from kb.reason.statement_match import StatementSettings
 
         s = self.settings
@@ -129,6 +130,8 @@ class RulingsService:
                 tie_margin=s.statement_tie_margin,
                 amount_margin=s.statement_amount_margin,
                 override_margin=s.statement_override_margin,
+                exclusive_min=s.statement_exclusive_min,
+                singling_share=s.statement_singling_share,
             ),
             ClaimSettings(
                 min_score=s.claim_min_score,
@@ -142,6 +145,7 @@ class RulingsService:
                 class_penalty=s.claim_class_penalty,
             ),
             suggest=self._suggest,
+            order_settings=OrderSettings(min_fit=s.order_min_fit, tie_margin=s.order_tie_margin),
         )
 
     # --- ask -----------------------------------------------------------------------------

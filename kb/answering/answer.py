@@ -36,7 +36,7 @@ from kb.reading.relevance import Reading, Relevance, card_topics, coverage
 from kb.reading.scope import Vocabulary, uncovered_topic
 from kb.reason import Decision, Step, Value
 from kb.reason.facts import CLASS_PREDICATES, EVERY_MONSTER, card_classes, spell_speed
-from kb.reason.order import OrderMatcher
+from kb.reason.order import OrderMatcher, OrderSettings
 from kb.reason.registry import enabled
 from kb.reason.statement_match import StatementMatcher, StatementSettings, amount_decision
 from kb.search.analysis import analyse
@@ -114,6 +114,7 @@ class Answerer:
         statement_settings: StatementSettings | None = None,
         claim_settings: ClaimSettings | None = None,
         suggest: Suggest | None = None,
+        order_settings: OrderSettings | None = None,
     ) -> None:
         self.kg = kg
         # "Did you mean": the cards an answer without a ruling suggests (kb.answering.suggest
@@ -129,7 +130,7 @@ class Answerer:
         self.calibration: Calibration | None = calibration.load()
         self.reasoners = enabled(kg)
         self.statements = StatementMatcher(kg, index, self.formats.base, statement_settings)
-        self.orders = OrderMatcher(kg)
+        self.orders = OrderMatcher(kg, order_settings)
         # the last question read by kb.reading: one attribute, replaced whole (threads share it)
         self._typed_last: tuple[tuple[object, ...], QuestionReading] | None = None
         self.claimed_documents = frozenset(
