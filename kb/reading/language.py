@@ -51,6 +51,7 @@ class Language:
     actors: dict[str, frozenset[Phrase]]
     question_words: dict[str, frozenset[Phrase]]
     confirmations: frozenset[Phrase]
+    reporting: frozenset[Phrase]  # verbs reporting what someone says ("diz que", "swears")
     alternative: frozenset[Phrase]
     more_than: frozenset[Phrase]
     at_most: frozenset[Phrase]
@@ -129,6 +130,7 @@ def language(code: str) -> Language:
         actors=_grouped(raw.get("actors")),
         question_words=_grouped(raw.get("question_words")),
         confirmations=_phrases(raw.get("confirmations")),
+        reporting=_phrases(raw.get("reporting")),
         alternative=_phrases(raw.get("alternative")),
         more_than=_phrases(raw.get("more_than")),
         at_most=_phrases(raw.get("at_most")),

@@ -178,7 +178,8 @@ def clauses(toks: list[Token], lang: Language) -> list[_Clause]:
                 i += n
                 continue
         n = _match(words, i, lang.resumers)
-        if n and out[-1].kind != "main":
+        if n and (out[-1].kind != "main" or (i > 0 and words[i - 1] in _CUTS and out[-1].toks)):
+            # "se X, então Y"; "X, so Y?": what follows is a main clause of its own
             out.append(_Clause("main", []))
             i += n
             continue
@@ -667,6 +668,38 @@ def _kind(toks: list[Token], lang: Language) -> QuestionKind:
     return "yes_no"
 
 
+def _confirms_only(words: Sequence[str], lang: Language) -> bool:
+    """A sentence asking only whether what was said holds ("Is he right?", "Ele tá certo?"):
+    a confirmation word and nothing else but function and actor words."""
+    confirms = False
+    i = 0
+    while i < len(words):
+        n = _match(words, i, lang.confirmations)
+        if n:
+            confirms, i = True, i + n
+            continue
+        w = words[i]
+        actor = any(_match(words, i, p) == 1 for p in lang.actors.values())
+        if not (w in _CUTS or w in _ENDS or w in lang.function_words or actor):
+            return False
+        i += 1
+    return confirms
+
+
+def _reported(toks: list[Token], lang: Language) -> list[Token]:
+    """What a sentence reports someone saying ("meu amigo jura que X" → X); the whole sentence
+    when it reports nothing."""
+    words = _words(toks)
+    for i in range(len(words)):
+        n = _match(words, i, lang.reporting)
+        if n:
+            j = i + n
+            j += _match(words, j, lang.subordinators.get("relative", frozenset()))
+            if j < len(toks):
+                return toks[j:]
+    return toks
+
+
 def read_question(
     text: str, mentions: Iterable[Mentioned] = (), lang: str | None = None
 ) -> QuestionReading:
@@ -678,6 +711,10 @@ def read_question(
     if not sents:
         return QuestionReading(text, code, "yes_no", None, (), (text,))
     asking_toks = sents[asking_i]
+    # "My friend says X. Is he right?": what is asked is what was reported
+    if asking_i > 0 and _confirms_only(_words(asking_toks), data):
+        asking_i -= 1
+        asking_toks = _reported(sents[asking_i], data)
     # a confirmation tag ("…, né?", "…, right?") leaves the statement before it
     words = _words(asking_toks)
     confirming = False

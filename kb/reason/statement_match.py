@@ -367,18 +367,16 @@ class StatementMatcher:
         return self.another_case(q, found)
 
     def another_case(self, q: QuestionReading, props: Iterable[Proposition]) -> bool:
-        """One of the positive propositions states another amount of what the question counts,
-        a kind excluding the one it asks about, or the other end of an order."""
+        """The positive propositions state another amount of what the question counts (and
+        none of them the amount asked: "each may run one, so a team has two" gives one), or one
+        states a kind excluding the one it asks about, or the other end of an order."""
         if q.asking is None:
             return False
-        return any(
-            not p.negative
-            and (
-                self._other_amount(q.asking, p)
-                or self._other_kind(q.asking, p)
-                or _other_end(q.asking, p)
-            )
-            for p in props
+        positive = [p for p in props if not p.negative]
+        amounts = [x for p in positive for x in p.quantities]
+        restrictive = any(p.restrictive for p in positive)
+        return self._other_amount_of(q.asking, amounts, restrictive) or any(
+            self._other_kind(q.asking, p) or _other_end(q.asking, p) for p in positive
         )
 
     @staticmethod
@@ -424,9 +422,15 @@ class StatementMatcher:
     def _other_amount(self, q: Proposition, s: Proposition) -> bool:
         """The statement gives another amount of the same unit than the question asks about
         ("best of one" to "best of three?", "2 Zones per team" to "4 zones in total?")."""
+        return self._other_amount_of(q, s.quantities, s.restrictive)
+
+    def _other_amount_of(
+        self, q: Proposition, stated: Iterable[Quantity], restrictive: bool
+    ) -> bool:
+        stated = list(stated)
         for qq in q.quantities:
-            same_unit = [x for x in s.quantities if self._same_unit(x.unit, qq.unit)]
-            if same_unit and not any(_compatible(qq, x, s.restrictive) for x in same_unit):
+            same_unit = [x for x in stated if self._same_unit(x.unit, qq.unit)]
+            if same_unit and not any(_compatible(qq, x, restrictive) for x in same_unit):
                 return True
         return False
 

@@ -173,6 +173,24 @@ def test_without_denies_what_follows() -> None:
     assert not q.asking.negative
 
 
+def test_a_question_confirming_what_someone_said_asks_what_was_said() -> None:
+    q = read_question("My buddy says Link monsters have a Level. Is he right?")
+    assert q.yes_no and q.asking is not None
+    assert {"link", "level"} <= q.asking.stems and "buddi" not in q.asking.stems
+    q = read_question("Meu amigo jura que os substeps são oficiais. Ele tá certo?")
+    assert q.asking is not None and "ofic" in q.asking.stems and "jur" not in q.asking.stems
+    # a sentence asking something of its own is not a confirmation
+    q = read_question("My buddy says Link monsters have a Level. Can they be Tributed?")
+    assert q.asking is not None and "tribut" in q.asking.stems
+
+
+def test_a_conclusion_after_so_is_a_clause_of_its_own() -> None:
+    q = read_question(
+        "Link monsters are blue like Ritual monsters, so do I shuffle them into my Deck?"
+    )
+    assert q.asking is not None and "shuffl" in q.asking.stems and "blue" not in q.asking.stems
+
+
 def test_language_is_guessed() -> None:
     assert read_question("Can I do this?").language == "en"
     assert read_question("Posso fazer isso?").language == "pt"
