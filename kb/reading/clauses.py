@@ -424,7 +424,16 @@ def opposed(question: str, clause: str) -> bool:
     q, c = fold(question), fold(clause)
     if _ADDITIVE.search(q) and _EXCLUSIVE.search(c) and not _EXCLUSIVE.search(q):
         return True
-    return any(_one_each(a, b, q, c) for a, b in _OPPOSITES)
+    return any(
+        (qa and not qb and cb and not ca) or (qb and not qa and ca and not cb)
+        for (qa, qb), (ca, cb) in zip(_opposite_terms(q), _opposite_terms(c), strict=True)
+    )
+
+
+@lru_cache(maxsize=8192)
+def _opposite_terms(text: str) -> tuple[tuple[bool, bool], ...]:
+    """Which of each pair of complementary terms the (folded) text uses, read once per text."""
+    return tuple((bool(a.search(text)), bool(b.search(text))) for a, b in _OPPOSITES)
 
 
 _ORDER_WORD = re.compile(r"\b(before|antes|after|depois|apos)\b")

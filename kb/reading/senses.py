@@ -74,11 +74,13 @@ class Senses:
         """Whether the words just before character `at` are a span of `lead` followed by
         `least` to `words` spans of `fillers` ("sem um X": "sem" leads, "um" fills), one space
         apart (or `gap` characters: a quote)."""
-        fill = sorted({s for n in fillers for s in self.where(n, end=at)}, reverse=True)
+        fill: list[CharSpan] | None = None  # the fillers' spans before `at`, read when needed
         cursor = at
         for used in range(words + 1):
             if used >= least and self.before(cursor, *lead, gap=gap):
                 return True
+            if fill is None:
+                fill = sorted({s for n in fillers for s in self.where(n, end=at)}, reverse=True)
             nxt = next((s for s in fill if 0 <= cursor - s[1] <= gap), None)
             if nxt is None:
                 return False

@@ -354,8 +354,17 @@ class StatementMatcher:
         at `span` gives a card of the question (or a class of it) the other side."""
         if q.asking is None or not q.asking.entities & self.directed_actions:
             return False
-        found = [p for n, p in self.statements if n.span == span]
+        found = self._by_span.get(span, ())
         return bool(found) and all(self._role_conflict(q.asking, p) for p in found)
+
+    @cached_property
+    def _by_span(self) -> dict[Span, list[Proposition]]:
+        """The statements read from each sentence, by the sentence's span."""
+        out: dict[Span, list[Proposition]] = {}
+        for n, p in self.statements:
+            if n.span is not None:
+                out.setdefault(n.span, []).append(p)
+        return out
 
     def other_case(self, q: QuestionReading, at: Span) -> bool:
         """A statement read from the sentence holding `at` states another amount of what the
