@@ -101,3 +101,16 @@ def jsonld_graph(text: str, base_iri: str | None = None) -> Any:
 
     document = expand_with(json.loads(text), base_iri or Settings().base_iri)
     return Graph().parse(data=json.dumps(document), format="json-ld")
+
+
+def hand_mentions(text: str, names: dict[str, str]) -> list[Any]:
+    """Mentions made by hand for a reader test: each name of `names` (words → entity id) found in
+    `text`, longest first, none overlapping another."""
+    from kb.reading import Span
+
+    out: list[Span] = []
+    for words, entity in sorted(names.items(), key=lambda kv: -len(kv[0])):
+        at = text.find(words)
+        if at >= 0 and not any(m.start <= at < m.end for m in out):
+            out.append(Span(entity, at, at + len(words)))
+    return out

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tests_support import hand_mentions  # type: ignore[import-not-found]
+
 from kb.reading import Span, read_question
 from kb.reading.order import read_order
 
@@ -10,12 +12,7 @@ FLIP = "concept/flip-effect"
 
 
 def spans(text: str, names: dict[str, str]) -> list[Span]:
-    out = []
-    for words, entity in names.items():
-        at = text.find(words)
-        if at >= 0:
-            out.append(Span(entity, at, at + len(words)))
-    return out
+    return hand_mentions(text, names)
 
 
 def test_steps_are_opened_by_the_words_of_an_order() -> None:

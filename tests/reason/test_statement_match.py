@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tests_support import hand_mentions  # type: ignore[import-not-found]
+
 from kb.graph import KnowledgeGraph
 from kb.model import Fact, Node, Span
 from kb.reading import Span as Mention
@@ -37,12 +39,7 @@ NAMES = {
 
 
 def mentions(text: str) -> list[Mention]:
-    out = []
-    for words, entity in sorted(NAMES.items(), key=lambda kv: -len(kv[0])):
-        at = text.find(words)
-        if at >= 0 and not any(m.start <= at < m.end for m in out):
-            out.append(Mention(entity, at, at + len(words)))
-    return out
+    return hand_mentions(text, NAMES)
 
 
 def statement(sid: str, text: str, fmt: str = "general") -> list[Node]:
