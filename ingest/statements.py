@@ -78,10 +78,10 @@ def read_statements(doc: SourceDocument, nodes: list[Node], linker: Linker) -> R
             order = read_order(seg.text, mentions, doc.language)
             if order is not None and order.frame is not None:
                 frame = order
-            elif order is not None and frame is not None and frame.anchor is not None:
+            elif order is not None and frame is not None:
                 # "Depois da damage calculation …. Primeiro …, de seguida …": the steps of the
                 # sentence after a placed one are placed alike
-                order = order.framed(frame.frame or "after", frame.anchor)
+                order = order.placed_like(frame)
             if not reading.propositions:
                 unread += 1
                 continue

@@ -20,6 +20,7 @@ from kb.reading.proposition import Token
 from kb.reading.reader import (
     _CUTS,
     _ENDS,
+    Mentioned,
     _content,
     _language_of,
     _match,
@@ -28,7 +29,6 @@ from kb.reading.reader import (
     _words,
     tokens,
 )
-from kb.reading.reader import Mentioned as Mentioned
 
 Relation = Literal["before", "after"]
 Asked = Literal["before", "after", "first", "last"]
@@ -65,8 +65,9 @@ class Order:
     frame: Relation | None = None
     anchor: Part | None = None
 
-    def framed(self, frame: Relation, anchor: Part) -> Order:
-        return Order(self.steps, frame, anchor)
+    def placed_like(self, other: Order) -> Order:
+        """These steps, placed where `other`'s are (its frame and anchor)."""
+        return Order(self.steps, other.frame, other.anchor)
 
     def to_props(self) -> dict[str, object]:
         return {
@@ -179,10 +180,9 @@ def read_order(
     )
     if not ((len(steps) >= 2 and follows) or (framed is not None and steps)):
         return None
-    order = Order(steps)
     if framed is not None:
-        order = order.framed(framed[0], framed[1])
-    return order
+        return Order(steps, framed[0], framed[1])
+    return Order(steps)
 
 
 def _without_conditions(toks: Sequence[Token], lang: Language) -> list[Token]:
