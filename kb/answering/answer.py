@@ -605,14 +605,19 @@ class Answerer:
             )
             if counting is not None:
                 return amount_decision(counting, clause.text, src)
-        positive = not clause.negative
-        if contradicts(q.text, clause.text):
-            positive = not positive
-        if question_negated(q.text):
-            positive = not positive
-        if positive and at is not None:
-            # the typed reading of the same sentence: another amount or kind than asked
-            positive = not self.statements.other_case(typed, at)
+        typed_verdict = self.statements.verdict_at(typed, at) if at is not None else None
+        if typed_verdict is not None:
+            # the typed reading of the sentence's clause decides its polarity for the question
+            positive = typed_verdict == "yes" and not contradicts(q.text, clause.text)
+        else:
+            positive = not clause.negative
+            if contradicts(q.text, clause.text):
+                positive = not positive
+            if question_negated(q.text):
+                positive = not positive
+            if positive and at is not None:
+                # the typed reading of the same sentence: another amount or kind than asked
+                positive = not self.statements.other_case(typed, at)
         verdict = "yes" if positive else "no"
         en = f"{'Yes' if positive else 'No'}. According to the rules: “{clause.text}”"
         pt = f"{'Sim' if positive else 'Não'}. Segundo as regras: “{clause.text}”"

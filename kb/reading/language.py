@@ -40,6 +40,7 @@ class Language:
     not_negating: frozenset[Phrase]
     deniers: frozenset[Phrase]
     privatives: frozenset[Phrase]
+    concord: frozenset[Phrase]  # negators that agree with a privative before them ("sem nenhum")
     modals: dict[str, frozenset[Phrase]]
     auxiliaries: frozenset[Phrase]
     passive: frozenset[Phrase]
@@ -56,11 +57,17 @@ class Language:
     more_than: frozenset[Phrase]
     at_most: frozenset[Phrase]
     several: frozenset[Phrase]
+    any_number: frozenset[Phrase]  # "qualquer número de": as many as one likes
+    times: frozenset[Phrase]  # "vez", "times": a number before it counts how often
+    multiplicative: dict[str, int]  # "twice": a number of times in one word
+    at_once: frozenset[Phrase]  # "de uma vez", "at once": a number in it counts nothing
+    per_instance: frozenset[Phrase]  # "por vez", "at a time": the article before counts
     another: frozenset[Phrase]  # "another copy": one more, so at least two
     ordinals: dict[str, frozenset[Phrase]]
     numbers: dict[str, int]
     contractions: dict[str, str]
     partitives: frozenset[Phrase]  # "one *of* my monsters": what is counted comes after it
+    discourse: frozenset[Phrase]  # phrases holding a label word that label nothing ("por exemplo")
     labels: frozenset[Phrase]  # words a number names rather than counts ("Example 3", "Rule 12")
     adjective_endings: tuple[str, ...]  # "different", "mandatory": not what a phrase is about
     ordinal_numbers: dict[str, int]  # "terceira" 3 (the first is an end of an order, not here)
@@ -119,6 +126,7 @@ def language(code: str) -> Language:
         not_negating=_phrases(raw.get("not_negating")),
         deniers=_phrases(raw.get("deniers")),
         privatives=_phrases(raw.get("privatives")),
+        concord=_phrases(raw.get("concord")),
         modals=_grouped(raw.get("modals")),
         auxiliaries=_phrases(raw.get("auxiliaries")),
         passive=_phrases(raw.get("passive")),
@@ -135,12 +143,18 @@ def language(code: str) -> Language:
         more_than=_phrases(raw.get("more_than")),
         at_most=_phrases(raw.get("at_most")),
         several=_phrases(raw.get("several")),
+        any_number=_phrases(raw.get("any_number")),
+        times=_phrases(raw.get("times")),
+        multiplicative={fold(str(k)): int(v) for k, v in (raw.get("multiplicative") or {}).items()},
+        at_once=_phrases(raw.get("at_once")),
+        per_instance=_phrases(raw.get("per_instance")),
         another=_phrases(raw.get("another")),
         ordinals=_grouped(raw.get("ordinals")),
         numbers={fold(str(k)): int(v) for k, v in (raw.get("numbers") or {}).items()},
         contractions={str(k): str(v) for k, v in (raw.get("contractions") or {}).items()},
         partitives=_phrases(raw.get("partitives")),
         labels=_phrases(raw.get("labels")),
+        discourse=_phrases(raw.get("discourse")),
         adjective_endings=tuple(fold(str(w)) for w in raw.get("adjective_endings") or ()),
         ordinal_numbers={
             fold(str(k)): int(v) for k, v in (raw.get("ordinal_numbers") or {}).items()

@@ -236,7 +236,27 @@ def read_order_question(toks: Sequence[Token], lang: Language) -> OrderAsked | N
             after = body[j + n : j + n + 1]
             if after and (after[0].entity or _content(after, lang)):
                 continue  # "the first card activated": an ordinal of a thing, not of an order
+            if _in_relative(body, body_words, j, n, lang):
+                continue  # "does the player who goes first conduct …?": not what is asked
             subject = _part(_without_conditions(body[:j], lang), lang)
             if subject is not None:
                 return OrderAsked(subject, end_kind)
     return None
+
+
+def _in_relative(
+    body: Sequence[Token], words: Sequence[str], j: int, n: int, lang: Language
+) -> bool:
+    """The ordinal at `j` closes a relative clause ("the player who goes first") and the asking
+    clause goes on after it with words of its own."""
+    relatives = lang.subordinators.get("relative", frozenset())
+    if not any(_match(words, k, relatives) for k in range(1, j)):
+        return False
+    tail = []
+    for t in body[j + n :]:
+        if t.word in _CUTS or t.word in _ENDS:
+            break
+        tail.append(t)
+    if tail and tail[0].entity is None and _match([tail[0].word], 0, lang.target_prepositions):
+        return False  # "… vêm por último na Damage Step": where, not another predicate
+    return any(t.entity for t in tail) or bool(_content(tail, lang))

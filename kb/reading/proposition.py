@@ -35,14 +35,15 @@ class Token:
     raw: str = ""  # as written, lowercase (an ordinal's "ª" is lost to folding)
 
 
-Bound = Literal["exact", "min", "max"]
+Bound = Literal["exact", "min", "max", "any"]
 
 
 @dataclass(frozen=True)
 class Quantity:
     value: int
     unit: str  # the stem of the word counted, "@<entity id>" for an entity ("" when none)
-    bound: Bound = "exact"  # "mais de 1" is min 2, "no máximo 3" max 3, "vários" min 2
+    # "mais de 1" is min 2, "no máximo 3" max 3, "vários" min 2, "qualquer número" any (value 0)
+    bound: Bound = "exact"
     named: bool = False  # the number names one of them, not how many ("Elo 4", "Exemplo 2")
 
 

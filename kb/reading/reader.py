@@ -43,6 +43,7 @@ from kb.reading.proposition import (
 # A word: letters/digits with inner hyphens or apostrophes; punctuation that cuts clauses.
 _WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*|[,;:()?!.—–]")
 _CUTS = frozenset(",;:()—–")
+TIMES = "×"  # the unit of "how many times" in every language ("uma vez", "twice")
 _ENDS = frozenset("?!.")
 _DEPENDENT: frozenset[ClauseKind] = frozenset(get_args(ClauseKind)) - {"main", "contrast"}
 _MODAL_KINDS: tuple[Modality, ...] = tuple(k for k in get_args(Modality) if k != "fact")
@@ -204,7 +205,9 @@ def _second_predicate(
     subject after it ("if my opponent activates Raigeki can I respond?"), or a subject and a
     modal after three words or more ("se o oponente ativar Raigeki eu posso responder?")."""
     modal = any(_match(words, i, m) for m in lang.modals.values())
-    if not modal and not _match(words, i, lang.negators):
+    # a concord word agrees with the condition's own negator ("se não controlar nenhum monstro")
+    negator = _match(words, i, lang.negators) and not _match(words, i, lang.concord)
+    if not modal and not negator:
         return False
     own = _words(clause)
     if len(clause) >= 3 and any(_predicate_starts(own, j, lang) for j in range(len(own))):
@@ -249,13 +252,23 @@ def _negative(words: Sequence[str], lang: Language) -> tuple[bool, int | None]:
     and a negated denier ("não é ilegal") affirms."""
     negators = deniers = 0
     first = None
+    without = False  # inside "sem …": a concord word there agrees with it ("sem nenhum monstro")
     i = 0
     while i < len(words):
         n = _match(words, i, lang.not_negating)
         if n:
             i += n
             continue
+        if _match(words, i, lang.privatives):
+            without = True
+        elif any(_match(words, i, m) for m in lang.modals.values()) or _match(
+            words, i, lang.auxiliaries
+        ):
+            without = False
         n = _match(words, i, lang.negators)
+        if n and without and _match(words, i, lang.concord):
+            i += n
+            continue
         d = 0 if n else _match(words, i, lang.deniers)
         if n or d:
             negators += bool(n)
@@ -328,9 +341,18 @@ def _quantities(toks: Sequence[Token], lang: Language) -> tuple[Quantity, ...]:
     out: list[Quantity] = []
     fw = lang.function_words
     words = _words(toks)
-    labelled = _labelled(toks, words, lang)
+    labelled = _labelled(toks, words, lang) | _not_counts(words, lang)
     for i, t in enumerate(toks):
         if t.entity is not None or i in labelled:
+            continue
+        n_any = _match(words, i, lang.any_number)
+        if n_any:
+            # "qualquer número de monstros": as many as one likes of what follows
+            unit, _ = _unit(toks, words, i + n_any - 1, lang)
+            out.append(Quantity(0, unit, "any"))
+            continue
+        if t.word in lang.multiplicative:  # "twice": how many times
+            out.append(Quantity(lang.multiplicative[t.word], TIMES))
             continue
         value: int | None = None
         bound: Bound = "exact"
@@ -361,6 +383,8 @@ def _quantities(toks: Sequence[Token], lang: Language) -> tuple[Quantity, ...]:
                 or nxt is None
                 or nxt.word in _CUTS
                 or nxt.word in _ENDS
+                or _match(words, i + 1, lang.times)
+                or _per_instance(words, i, lang)
             ):
                 value = lang.numbers[t.word]
         elif _match(words, i, lang.several):
@@ -374,9 +398,36 @@ def _quantities(toks: Sequence[Token], lang: Language) -> tuple[Quantity, ...]:
             value, bound = value + 1, "min"
         elif below:
             bound = "max"
+        if _match(words, last + 1, lang.times):  # "uma vez por turno", "3 times"
+            out.append(Quantity(value, TIMES, bound))
+            continue
         unit, named = _unit(toks, words, last, lang)
         out.append(Quantity(value, unit, bound, named))
     return tuple(out)
+
+
+def _not_counts(words: Sequence[str], lang: Language) -> set[int]:
+    """Number words inside a phrase that counts nothing: "de uma vez" (at once), "uma vez que"
+    (since: a subordinator)."""
+    phrases = [lang.at_once, *lang.subordinators.values()]
+    out: set[int] = set()
+    for i in range(len(words)):
+        for table in phrases:
+            n = _match(words, i, table)
+            if n > 1:
+                out.update(range(i, i + n))
+    return out
+
+
+def _per_instance(words: Sequence[str], i: int, lang: Language) -> bool:
+    """A per-instance phrase closes the noun phrase after the number at `i` ("um monstro da mão
+    por vez", "one monster at a time"): the article counts."""
+    for j in range(i + 2, min(len(words), i + 6)):
+        if words[j] in _CUTS or words[j] in _ENDS:
+            return False
+        if _match(words, j, lang.per_instance):
+            return True
+    return False
 
 
 def _ordinal(t: Token, lang: Language) -> int | None:
@@ -400,11 +451,16 @@ def _labelled(toks: Sequence[Token], words: Sequence[str], lang: Language) -> se
         if t.entity is None and (t.word.isdigit() or t.word in lang.numbers) and after_label:
             out.add(i)
             continue
-        if t.entity is None and _match(words, i, lang.labels):
+        if t.entity is None and _match(words, i, lang.labels) and not _discourse(words, i, lang):
             after_label = True
         elif not (t.word == "," or t.word == "#" or _match(words, i, lang.conjunctions)):
             after_label = False
     return out
+
+
+def _discourse(words: Sequence[str], i: int, lang: Language) -> bool:
+    """The label word at `i` is part of a discourse phrase ("por exemplo", "for example")."""
+    return any(_match(words, j, lang.discourse) > i - j for j in range(max(0, i - 2), i + 1))
 
 
 def _unit(toks: Sequence[Token], words: Sequence[str], i: int, lang: Language) -> tuple[str, bool]:
@@ -424,8 +480,20 @@ def _unit(toks: Sequence[Token], words: Sequence[str], i: int, lang: Language) -
     before = toks[i - 1] if i else None
     if before is not None and before.entity is not None and toks[i].start - before.end <= 1:
         return f"@{before.entity}", True  # "o Elo 4 resolve", "Chain Link 2 is"
-    for u in toks[at : at + 6]:
+    skip = -1
+    for k, u in enumerate(toks[at : at + 6], start=at):
+        if k == skip:
+            continue
         if u.entity is not None:
+            nxt = toks[k + 1] if k + 1 < len(toks) else None
+            if (
+                nxt is not None
+                and nxt.entity is None
+                and (nxt.word.isdigit() or nxt.word in lang.numbers)
+                and nxt.start - u.end <= 1
+            ):
+                skip = k + 1  # a name with its value ("2 Level 4 monsters"): the count is after
+                continue
             return f"@{u.entity}", False
         if u.word in _ENDS:
             break

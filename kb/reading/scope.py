@@ -351,4 +351,4 @@ class Vocabulary:
 def _opener(word: str) -> bool:
     """A sentence opener, not part of a name ("Since", "Quando", "Can")."""
     w = fold(word)
-    return w in STOP_WORDS or w in _STARTERS or w in _QUESTION_WORDS
+    return w in STOP_WORDS or w in _STARTERS or w in _QUESTION_WORDS or w in FUNCTION_WORDS

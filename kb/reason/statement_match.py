@@ -30,7 +30,7 @@ import numpy as np
 
 from kb.graph import KnowledgeGraph
 from kb.model import Node, Span
-from kb.reading.proposition import Proposition, Quantity, QuestionReading
+from kb.reading.proposition import Condition, Proposition, Quantity, QuestionReading
 from kb.reading.relations import relations
 from kb.reason import Decision, Step
 from kb.reason.facts import EVERY_MONSTER, broader_chain
@@ -47,6 +47,8 @@ _CARD_CLASSES = frozenset(
 _MAX = 1 << 62  # past any offset or index, for bisecting (start, end, index) rows
 # Roles that tell apart what acts (or is acted on) from what it is directed at.
 _DIRECTED = "target"
+# Dependent clauses a rule holds under (its case), as against causes, exceptions and contrasts.
+_CONDITIONAL = frozenset({"condition", "time"})
 
 
 @dataclass(frozen=True)
@@ -439,14 +441,19 @@ class StatementMatcher:
         stated = list(stated)
         for qq in q.quantities:
             same_unit = [x for x in stated if self._same_unit(x.unit, qq.unit)]
-            if same_unit and not any(_compatible(qq, x, restrictive) for x in same_unit):
+            if same_unit and not any(
+                _compatible(qq, x, restrictive, q.restrictive) for x in same_unit
+            ):
                 return True
         return False
 
     def _verdict(self, q: Proposition, s: Proposition, exception: bool) -> str | None:
         negative = s.negative != exception
         if not negative and (
-            self._other_kind(q, s) or self._other_amount(q, s) or _other_end(q, s)
+            self._other_kind(q, s)
+            or self._other_amount(q, s)
+            or _other_end(q, s)
+            or _condition_clash(q, s)
         ):
             negative = True
         if q.modality == "must" and s.modality in ("can", "fact") and not negative:
@@ -586,6 +593,48 @@ class StatementMatcher:
             for p in found
         )
 
+    def verdict_at(self, q: QuestionReading, at: Span) -> str | None:
+        """The verdict of the statement read from the clause at `at` (the sentence holding it, the
+        main clause overlapping it most), when it can speak to the question; None otherwise."""
+        asking = q.asking
+        if asking is None:
+            return None
+        best: tuple[int, float, int] | None = None
+        for i in self._at(at):
+            prop = self.statements[i][1]
+            if self._role_conflict(asking, prop) or self._other_party(asking, prop):
+                continue
+            overlap = min(prop.end, at.end) - max(prop.start, at.start)
+            if overlap <= 0:
+                continue  # another clause of the sentence
+            fit = self._coverage(asking.all_entities, asking.all_stems, self._items_of[i])
+            if best is None or (overlap, fit) > best[:2]:
+                best = (overlap, fit, i)
+        if best is None:
+            return None
+        prop = self.statements[best[2]][1]
+        cause = self._asserted_cause(asking, prop)
+        if cause is not None:
+            return "yes" if cause.negative == asking.negative else "no"
+        return self._verdict(asking, prop, self._exception_applies(asking, prop))
+
+    def _asserted_cause(self, q: Proposition, s: Proposition) -> Condition | None:
+        """The statement's cause clause ("visto que X", "since X": X is asserted) when it says
+        more of what the question asks than the main clause does."""
+        main = self._coverage(
+            q.all_entities, q.all_stems, {*s.stems, *(f"@{e}" for e in s.entities)}
+        )
+        best: tuple[float, Condition] | None = None
+        for c in s.conditions:
+            if c.kind != "cause":
+                continue
+            got = self._coverage(
+                q.all_entities, q.all_stems, {*c.stems, *(f"@{e}" for e in c.entities)}
+            )
+            if got > main and (best is None or got > best[0]):
+                best = (got, c)
+        return best[1] if best else None
+
     def instead_of(
         self, q: QuestionReading, at: Span, fmt: str | None, qvec: np.ndarray | None
     ) -> Decision | None:
@@ -661,9 +710,32 @@ def _other_end(q: Proposition, s: Proposition) -> bool:
     )
 
 
-def _compatible(q: Quantity, s: Quantity, restrictive: bool) -> bool:
+def _condition_clash(q: Proposition, s: Proposition) -> bool:
+    """The question holds under the opposite of the statement's condition on the same thing
+    ("when the Summon starts a chain?" against "as long as the Summon does not start one"):
+    its case is not the statement's."""
+    for qc in q.conditions:
+        if qc.kind not in _CONDITIONAL:
+            continue
+        q_items = qc.stems | qc.entities
+        for sc in s.conditions:
+            if sc.kind not in _CONDITIONAL or sc.negative == qc.negative:
+                continue
+            s_items = sc.stems | sc.entities
+            shared = q_items & s_items
+            if shared and 2 * len(shared) >= max(len(q_items), len(s_items)):
+                return True
+    return False
+
+
+def _compatible(q: Quantity, s: Quantity, restrictive: bool, only: bool = False) -> bool:
     """The amount asked can be what the statement allows: 2 against exactly 2, 3 against at most
-    3, "more than one" against "only one" not."""
+    3, "more than one" against "only one" not; anything against "any number", but "only one"
+    (`only`: the question restricts) not."""
+    if s.bound == "any":
+        return not only
+    if q.bound == "any":
+        return s.bound == "min"
     if s.bound == "max" or (restrictive and s.bound == "exact" and q.bound == "min"):
         return q.value <= s.value
     if s.bound == "min":

@@ -63,3 +63,14 @@ def test_an_ordinal_of_a_thing_asks_no_order() -> None:
     # "the first card activated" names a card; it does not ask where something stands
     asked = read_question("Is the first card activated negated?").order
     assert asked is None
+
+
+def test_an_ordinal_closing_a_relative_clause_asks_no_order() -> None:
+    # "the player who goes first": who it is, not where something stands
+    text = "Does the player who goes first get to conduct a Battle Phase on their first turn?"
+    assert read_question(text).order is None
+    # a relative clause in the subject leaves the asked end in place ("… que ativam …, vêm por
+    # último na Damage Step?")
+    text = "Efeitos que ativam quando o monstro é destruído vêm por último na Damage Step?"
+    asked = read_question(text).order
+    assert asked is not None and asked.relation == "last"

@@ -166,6 +166,42 @@ def test_numbers_that_name_are_not_amounts() -> None:
     ]
 
 
+def test_how_often_any_number_and_one_at_a_time() -> None:
+    (a, b) = only(
+        "Uma vez por turno, você pode invocar qualquer número de monstros de uma vez."
+    ).quantities
+    assert (a.value, a.unit) == (1, "×")  # how often, in every language the same unit
+    assert (b.bound, b.unit) == ("any", "monstr")  # "de uma vez" (at once) counts nothing
+    (q,) = read_question("Can I Pendulum Summon twice in the same turn?").asking.quantities  # type: ignore[union-attr]
+    assert (q.value, q.unit) == (2, "×")
+    asked = read_question("A invocação só deixa trazer um monstro da mão por vez?").asking
+    assert asked is not None and asked.restrictive
+    assert [(q.value, q.unit) for q in asked.quantities] == [(1, "monstr")]
+    # "uma vez que" is a subordinator (since), not once
+    assert only("A corrente resolve, uma vez que ninguém responde.").quantities == ()
+
+
+def test_a_number_after_a_name_is_its_value_and_the_count_reads_past_it() -> None:
+    text = "Ele pede 2 Level 4 Monsters."
+    (a, b) = only(text, concept__level="Level", concept__monster_card="Monsters").quantities
+    assert (a.value, a.unit, a.named) == (2, "@concept/monster-card", False)
+    assert (b.value, b.unit, b.named) == (4, "@concept/level", True)
+    # "por exemplo" labels nothing: its number counts
+    (q,) = only("Você pode usar, por exemplo, 3 monstros.").quantities
+    assert (q.value, q.named) == (3, False)
+
+
+def test_a_concord_word_after_without_does_not_negate() -> None:
+    p = only("Você pode entrar na fase de batalha mesmo sem controlar nenhum monstro.")
+    assert not p.negative
+    # nor does it open a clause after a negated condition
+    reading = read_sentence(
+        "Se o oponente não controlar nenhum monstro, o ataque pode ser direto.", []
+    )
+    (p,) = reading.propositions
+    assert not p.negative and p.conditions[0].negative
+
+
 def test_without_denies_what_follows() -> None:
     text = "Can I activate Umi without controlling a Spellcaster?"
     q = read_question(text, spans(text, card__umi="Umi", concept__spellcaster="Spellcaster"))

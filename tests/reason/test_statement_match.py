@@ -205,3 +205,40 @@ def test_a_card_is_decided_for_only_by_a_class_singling_it_out() -> None:
     m = matcher("Magias Rápidas não podem ser ativadas durante a Damage Step.", singling_share=0.5)
     d = m.decide(q, None, None, frozenset({"card/mystical-space-typhoon"}))
     assert d is not None and d.verdict == "no"  # … a rule about its own narrow kind, for it
+
+
+def verdict_at(m: StatementMatcher, question: str, text: str, part: str) -> str | None:
+    """The typed verdict of the clause `part` of the statement text (documents `doc-<i>`)."""
+    doc = next(n.span.document for n, _ in m.statements if n.text == text and n.span)
+    start = text.index(part)
+    at = Span(doc, start, start + len(part))
+    return m.verdict_at(read_question(question, mentions(question)), at)
+
+
+def test_the_clause_a_passage_picked_gives_its_polarity_by_role() -> None:
+    text = "Magias Normais não podem ser ativadas durante a Damage Step."
+    m = matcher(text)
+    assert verdict_at(m, "Can I activate Pot of Greed during the Damage Step?", text, text) == "no"
+    asked = "Pot of Greed não pode ser ativado durante a Damage Step?"
+    assert verdict_at(m, asked, text, text) == "yes"
+    # swapped roles: the clause says nothing of the question
+    chained = "Ash Blossom pode ser encadeado a Pot of Greed."
+    m = matcher(chained)
+    assert verdict_at(m, "Can Pot of Greed be chained to Ash Blossom?", chained, chained) is None
+
+
+def test_the_opposite_of_a_rules_condition_is_another_case() -> None:
+    m = matcher(
+        "O Duelista pode ativar o Umi durante a Damage Step, desde que não controle Ash Blossom."
+    )
+    assert (
+        ask(m, "Posso ativar o Umi durante a Damage Step se eu não controlar Ash Blossom?") == "yes"
+    )
+    assert ask(m, "Posso ativar o Umi durante a Damage Step se eu controlar Ash Blossom?") == "no"
+
+
+def test_a_cause_clause_is_asserted() -> None:
+    text = "O Duelista pode ativar o Umi, visto que Pot of Greed não pode ser ativado durante a Damage Step."
+    m = matcher(text)
+    asked = "Pot of Greed pode ser ativado durante a Damage Step?"
+    assert verdict_at(m, asked, text, text) == "no"
