@@ -25,6 +25,7 @@ from kb.formats import FormatSpec
 from kb.graph import KnowledgeGraph
 from kb.ids import fold
 from kb.link import Mention, without_mentions
+from kb.reading.language import LANGUAGES, language
 from kb.search.analysis import STOP_WORDS, analyse
 
 # The share of a question's content words that may be foreign to the rules.
@@ -194,7 +195,8 @@ class Relevance:
             w for m in mentions if m.entity.startswith("card/") for w in self.name_words(m.entity)
         }
         content = [w for w in content if w not in names]
-        off = tuple(w for w in content if not self.known(w))
+        grammar = _reader_words()
+        off = tuple(w for w in content if w not in grammar and not self.known(w))
         stems = frozenset(s for w in content for s in analyse(_ASKED_AS.get(w, w)))
         concepts = frozenset(
             m.entity
@@ -297,6 +299,19 @@ def format_concepts(kg: KnowledgeGraph, formats: Iterable[FormatSpec]) -> frozen
 
 
 @lru_cache(maxsize=1)
+@lru_cache(maxsize=1)
+def _reader_words() -> frozenset[str]:
+    """The words the reader's language data gives a role (modals, negators, connectives …, each
+    word of their phrases): understood, so never off the rules' topic ("able", "against")."""
+    out: set[str] = set()
+    for code in LANGUAGES:
+        lang = language(code)
+        out |= lang.function_words
+        for table in lang.modals.values():
+            out.update(w for phrase in table for w in phrase)
+    return frozenset(out)
+
+
 def _english() -> Stemmer.Stemmer:
     return Stemmer.Stemmer("english")
 
