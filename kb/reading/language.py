@@ -77,9 +77,17 @@ class Language:
     relative_time: dict[str, frozenset[Phrase]]  # "before"/"after" words placing one thing
     stopwords: frozenset[str]
     stemmer_name: str
+    # this language's stems → the Portuguese stem of the same word ("card" → "cart")
+    bridge: dict[str, str]
 
     def stem(self, word: str) -> str:
         return _stemmer(self.stemmer_name).stemWord(word)
+
+    def shared_stem(self, word: str) -> str:
+        """The word's stem, in the documents' language where the language data bridges it
+        ("cards" → "cart"): what a proposition's stems are compared by."""
+        stem = self.stem(word)
+        return self.bridge.get(stem, stem)
 
     @property
     def function_words(self) -> frozenset[str]:
@@ -165,7 +173,19 @@ def language(code: str) -> Language:
         relative_time=_grouped(raw.get("relative_time")),
         stopwords=frozenset(fold(str(w)) for w in raw.get("stopwords") or ()),
         stemmer_name=str(raw.get("stemmer") or "porter"),
+        bridge=_bridge(raw),
     )
+
+
+def _bridge(raw: dict[str, object]) -> dict[str, str]:
+    """The language's stems → the stems of the same words in `bridge_language` (its words)."""
+    table = raw.get("bridge") or {}
+    if not isinstance(table, dict) or not table:
+        return {}
+    own = _stemmer(str(raw.get("stemmer") or "porter"))
+    target = language(str(raw["bridge_language"]))
+    other = _stemmer(target.stemmer_name)
+    return {own.stemWord(fold(str(k))): other.stemWord(fold(str(v))) for k, v in table.items()}
 
 
 def guess_language(words: list[str]) -> str:

@@ -108,7 +108,7 @@ def _contractions(word: str, lang: Language) -> list[str]:
 def _stem(word: str, lang: Language) -> str:
     if len(word) <= 2 or word in _CUTS or word in _ENDS:
         return word
-    return lang.stem(word)
+    return lang.shared_stem(word)
 
 
 def _match(words: Sequence[str], i: int, phrases: frozenset[Phrase]) -> int:
