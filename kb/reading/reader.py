@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Protocol, get_args
 
@@ -798,6 +798,15 @@ def read_question(
     from kb.reading.order import read_order_question  # (it reads with this module's parts)
 
     order = read_order_question(asking_toks, data) if kind == "yes_no" else None
+    if kind == "yes_no" and setup and all(not p.roles and not p.stems for p in props):
+        # "I want a 4th copy in my Side Deck. Is that allowed?": what it asks of is the set-up
+        asked = setup[-1]
+        words = _words(asking_toks)
+        modality, _, _ = _modality(words, data)
+        if modality != "fact":
+            negative, _ = _negative(words, data)
+            asked = replace(asked, modality=modality, negative=asked.negative != negative)
+        return QuestionReading(text, code, kind, asked, setup[:-1], (), order)
     if not props:
         unread = (fold(text[asking_toks[0].start :]),)
         return QuestionReading(text, code, kind, None, setup, unread, order)

@@ -221,6 +221,16 @@ def test_a_question_confirming_what_someone_said_asks_what_was_said() -> None:
     assert q.asking is not None and "tribut" in q.asking.stems
 
 
+def test_is_that_allowed_asks_of_the_set_up() -> None:
+    q = read_question(
+        "I keep 3 copies in my Main Deck and want a 4th copy in my Side Deck. Is that allowed?"
+    )
+    assert q.asking is not None and q.asking.modality == "can"
+    assert [(x.value, x.bound) for x in q.asking.quantities] == [(3, "exact"), (4, "min")]
+    q = read_question("Quero ativar Raigeki na Battle Phase. Pode?")
+    assert q.asking is not None and q.asking.modality == "can" and "raigek" in q.asking.stems
+
+
 def test_a_conclusion_after_so_is_a_clause_of_its_own() -> None:
     q = read_question(
         "Link monsters are blue like Ritual monsters, so do I shuffle them into my Deck?"
