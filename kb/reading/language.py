@@ -46,6 +46,7 @@ class Language:
     passive: frozenset[Phrase]
     subordinators: dict[str, frozenset[Phrase]]
     resumers: frozenset[Phrase]
+    contrast_after_cut: frozenset[Phrase]  # "X, enquanto Y": whereas, after a main clause's comma
     target_prepositions: frozenset[Phrase]
     agent_prepositions: frozenset[Phrase]
     conjunctions: frozenset[Phrase]
@@ -140,6 +141,7 @@ def language(code: str) -> Language:
         passive=_phrases(raw.get("passive")),
         subordinators=_grouped(raw.get("subordinators")),
         resumers=_phrases(raw.get("resumers")),
+        contrast_after_cut=_phrases(raw.get("contrast_after_cut")),
         target_prepositions=_phrases(raw.get("target_prepositions")),
         agent_prepositions=_phrases(raw.get("agent_prepositions")),
         conjunctions=_phrases(raw.get("conjunctions")),

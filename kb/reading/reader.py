@@ -168,6 +168,16 @@ def clauses(toks: list[Token], lang: Language) -> list[_Clause]:
                 moved.insert(0, dep.toks.pop())
             out.append(_Clause("main", moved))
         opened = _opens(words, i, lang)
+        if (
+            opened is not None
+            and i > 0
+            and words[i - 1] in _CUTS
+            and out[-1].kind == "main"
+            and out[-1].toks
+            and _match(words, i, lang.contrast_after_cut)
+        ):
+            # "X, enquanto Y" / "X, while Y": a second statement set against the first
+            opened = ("contrast", _match(words, i, lang.contrast_after_cut))
         if opened is not None:
             kind, n = opened
             if kind in _DEPENDENT:

@@ -221,6 +221,16 @@ def test_a_question_confirming_what_someone_said_asks_what_was_said() -> None:
     assert q.asking is not None and "tribut" in q.asking.stems
 
 
+def test_whereas_after_a_comma_opens_a_second_statement() -> None:
+    text = "Cartas Limitadas são restritas a 1 cópia, enquanto as Semi-Limitadas são restritas a 2 cópias."
+    first, second = read_sentence(text, []).propositions
+    assert [q.value for q in first.quantities] == [1] and not first.conditions
+    assert [q.value for q in second.quantities] == [2]
+    # opening a sentence, it is still a condition
+    (p,) = read_sentence("O monstro ganha 500 de ATK enquanto estiver no campo.", []).propositions
+    assert [c.kind for c in p.conditions] == ["condition"]
+
+
 def test_is_that_allowed_asks_of_the_set_up() -> None:
     q = read_question(
         "I keep 3 copies in my Main Deck and want a 4th copy in my Side Deck. Is that allowed?"
