@@ -154,7 +154,7 @@ class StatementMatcher:
         return frozenset(found)
 
     def _items(self, p: Proposition) -> set[str]:
-        return {*p.all_stems, *(f"@{e}" for e in p.all_entities)}
+        return _item_set(p.all_stems, p.all_entities)
 
     def _section_items(self, n: Node) -> set[str]:
         section = n.props.get("section")
@@ -621,16 +621,12 @@ class StatementMatcher:
     def _asserted_cause(self, q: Proposition, s: Proposition) -> Condition | None:
         """The statement's cause clause ("visto que X", "since X": X is asserted) when it says
         more of what the question asks than the main clause does."""
-        main = self._coverage(
-            q.all_entities, q.all_stems, {*s.stems, *(f"@{e}" for e in s.entities)}
-        )
+        main = self._coverage(q.all_entities, q.all_stems, _item_set(s.stems, s.entities))
         best: tuple[float, Condition] | None = None
         for c in s.conditions:
             if c.kind != "cause":
                 continue
-            got = self._coverage(
-                q.all_entities, q.all_stems, {*c.stems, *(f"@{e}" for e in c.entities)}
-            )
+            got = self._coverage(q.all_entities, q.all_stems, _item_set(c.stems, c.entities))
             if got > main and (best is None or got > best[0]):
                 best = (got, c)
         return best[1] if best else None
@@ -708,6 +704,11 @@ def _other_end(q: Proposition, s: Proposition) -> bool:
         and not q.ordinals & s.ordinals
         and q.ordinal_scope & s.ordinal_scope
     )
+
+
+def _item_set(stems: Iterable[str], entities: Iterable[str]) -> set[str]:
+    """What a clause says, as the matcher compares it: its stems and its entities ("@id")."""
+    return {*stems, *(f"@{e}" for e in entities)}
 
 
 def _condition_clash(q: Proposition, s: Proposition) -> bool:
