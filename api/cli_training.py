@@ -217,21 +217,33 @@ def exam(
 
 
 def progress(
-    token: TokenOpt, data: DataOpt = None, corpus: CorpusOpt = None, as_json: JsonOpt = False
+    token: TokenOpt,
+    data: DataOpt = None,
+    corpus: CorpusOpt = None,
+    as_json: JsonOpt = False,
+    lang: LangOpt = "pt",
 ) -> None:
-    """Answers, what is due and mastery by topic and format (GET /progress)."""
+    """Answers, what is due and mastery by topic and format (GET /progress); --lang en
+    writes it in English."""
     from api import cli as base
+    from api.terminal_quiz import WORDS
+    from kb.presentation.quiz_model import check_lang
 
+    base.guarded(lambda: check_lang(lang))
+    words = WORDS[lang]
     s = base.settings(data, corpus)
     training = base.guarded(lambda: base.service(s)).training
     result = base.guarded(lambda: training.progress(token))
     if as_json:
         base.emit(result.model_dump(mode="json"))
         return
-    _write(f"{result.correct}/{result.answers} certas; {result.due} para rever agora")
-    for title, rows in (("tema", result.by_topic), ("formato", result.by_format)):
+    _write(words["progress"].format(right=result.correct, answers=result.answers, due=result.due))
+    for title, rows in (("by_topic", result.by_topic), ("by_format", result.by_format)):
         for m in rows:
-            _write(f"  {title} {m.key}: {m.correct}/{m.answers}, domínio {m.mastery:.0%}")
+            line = words["mastery"].format(
+                key=m.key, right=m.correct, answers=m.answers, mastery=f"{m.mastery:.0%}"
+            )
+            _write(f"  {words[title]} {line}")
 
 
 @history_app.command("export")

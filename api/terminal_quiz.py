@@ -30,6 +30,10 @@ WORDS: dict[str, dict[str, str]] = {
         "exam_score": "{verdict}: {right}/{total} ({score}; mínimo {mark})",
         "timed_out": " — tempo esgotado",
         "unanswered": "sem resposta",
+        "progress": "{right}/{answers} certas; {due} para rever agora",
+        "by_topic": "tema",
+        "by_format": "formato",
+        "mastery": "{key}: {right}/{answers}, domínio {mastery}",
     },
     "en": {
         "context": "Context",
@@ -46,6 +50,10 @@ WORDS: dict[str, dict[str, str]] = {
         "exam_score": "{verdict}: {right}/{total} ({score}; pass mark {mark})",
         "timed_out": " — time is up",
         "unanswered": "no answer",
+        "progress": "{right}/{answers} right; {due} due for review now",
+        "by_topic": "topic",
+        "by_format": "format",
+        "mastery": "{key}: {right}/{answers}, mastery {mastery}",
     },
 }
 

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated
 
-from fastapi import Depends, FastAPI, Path, Query, Response
+from fastapi import Depends, FastAPI, Path, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from api.contract import fixed
 from api.errors import error_responses
+from api.routes.wiki import QuizLangParam as Lang
 from kb.service import RulingsService
 from kb.training.schemas import (
     AnswerRequest,
@@ -71,14 +71,6 @@ def token_of(
 
 
 Token = Annotated[str | None, Depends(token_of)]
-Lang = Annotated[
-    str,
-    Query(
-        description="pt (default) or en: the language of the questions and explanations (a "
-        "question's id and key are the same in both).",
-        json_schema_extra=fixed(enum=["pt", "en"]),
-    ),
-]
 
 
 def register(app: FastAPI, service: RulingsService) -> None:

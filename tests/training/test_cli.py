@@ -79,6 +79,10 @@ def test_training_from_the_terminal(kb_dir: Path, tmp_path: Path) -> None:
     progress = json.loads(run(["progress", "--token", token, "--json"], kb_dir).stdout)
     assert progress["answers"] == 4 and progress["by_format"]
     assert "certas" in run(["progress", "--token", token], kb_dir).stdout
+    english = run(["progress", "--token", token, "--lang", "en"], kb_dir).stdout
+    assert "right;" in english and "mastery" in english and "certas" not in english
+    bad_lang = run(["progress", "--token", token, "--lang", "xx"], kb_dir)
+    assert bad_lang.exit_code == 2 and "lang" in bad_lang.stderr
 
     history_file = tmp_path / "history.json"
     exported = run(["history", "export", "--token", token, "--out", str(history_file)], kb_dir)
