@@ -173,7 +173,10 @@ def test_script_never_inserts_markup() -> None:
         "sparql.js",
         "training.js",
         "trainingchart.js",
+        "trainingfeedback.js",
         "trainingfile.js",
+        "trainingsession.js",
+        "trainingstore.js",
     }
     for path in scripts:
         script = path.read_text("utf-8")
