@@ -1,7 +1,8 @@
 """Reading every rule sentence of a document into `Statement` nodes (kb/reading).
 
 Each sentence of every leaf text node (passage, bullet, table row, example, step) is read with the
-entities the linker finds in it; each main clause becomes a Statement: the sentence's exact span,
+entities the linker finds in it (a pronoun opening a sentence read as the card or class the
+sentence before was about); each main clause becomes a Statement: the sentence's exact span,
 authority `document`, the document's format, the section it belongs to, and the typed proposition
 in its props. A sentence the reader cannot type stays a plain passage (searchable, citable) and
 is counted as unread.
@@ -65,16 +66,20 @@ def read_statements(doc: SourceDocument, nodes: list[Node], linker: Linker) -> R
         for n in nodes
         if n.type in RETRIEVABLE_TYPES and n.span is not None and n.span.document == doc.id
     ]
+    antecedent: str | None = None  # what the last sentence read was about (its subject)
+    last_section: str | None = None
     for node in sorted(leaves, key=lambda n: (n.span.start, n.span.end) if n.span else (0, 0)):
         assert node.span is not None
         section = _section(node, by_id)
+        if section != last_section:
+            antecedent, last_section = None, section
         frame: Order | None = None  # the last order of the passage placed before/after something
         for i, seg in enumerate(_pieces(doc.text, node.span.start, node.span.end)):
             if (seg.start, seg.end) in seen:
                 continue
             seen.add((seg.start, seg.end))
             mentions = linker.link(seg.text)
-            reading = read_sentence(seg.text, mentions, doc.language)
+            reading = read_sentence(seg.text, mentions, doc.language, antecedent)
             order = read_order(seg.text, mentions, doc.language)
             if order is not None and order.frame is not None:
                 frame = order
@@ -86,6 +91,10 @@ def read_statements(doc: SourceDocument, nodes: list[Node], linker: Linker) -> R
                 unread += 1
                 continue
             read += 1
+            # "Os monstros Link … . Eles …": a pronoun opening the next sentence stands for a
+            # card or class; after a sentence about a party it stays that party
+            first = reading.propositions[0]
+            antecedent = first.subject if first.actor is None else None
             for k, prop in enumerate(reading.propositions):
                 sid = f"{node.id}/st-{i + 1:02d}" + (f"-{k + 1}" if k else "")
                 props: dict[str, object] = {

@@ -49,3 +49,21 @@ def test_orders_told_by_sentences_are_read_at_ingest(kg: KnowledgeGraph) -> None
         for step in order["steps"]:
             start, end = step["span"]
             assert 0 <= start < end <= len(s.text or "")
+
+
+def test_a_pronoun_opening_a_sentence_is_read_as_the_class_before_it(
+    kg: KnowledgeGraph, documents: dict[str, str]
+) -> None:
+    """'Invocações inerentes … Eles são invocados sempre da mão': the pronoun's sentence is
+    about the class the sentence before was about, not about a player."""
+    resolved = [
+        s
+        for s in kg.of_type("Statement")
+        if s.span is not None
+        and documents[s.span.document][s.span.start :].startswith("Eles ")
+        and s.props["actor"] is None
+    ]
+    assert resolved
+    for s in resolved:
+        roles = dict((e, r) for e, r in s.props["roles"])
+        assert "subject" in roles.values()

@@ -63,6 +63,7 @@ class Language:
     multiplicative: dict[str, int]  # "twice": a number of times in one word
     at_once: frozenset[Phrase]  # "de uma vez", "at once": a number in it counts nothing
     per_instance: frozenset[Phrase]  # "por vez", "at a time": the article before counts
+    anaphors: frozenset[Phrase]  # "eles", "they" opening a sentence: what the one before was about
     another: frozenset[Phrase]  # "another copy": one more, so at least two
     ordinals: dict[str, frozenset[Phrase]]
     numbers: dict[str, int]
@@ -158,6 +159,7 @@ def language(code: str) -> Language:
         multiplicative={fold(str(k)): int(v) for k, v in (raw.get("multiplicative") or {}).items()},
         at_once=_phrases(raw.get("at_once")),
         per_instance=_phrases(raw.get("per_instance")),
+        anaphors=_phrases(raw.get("anaphors")),
         another=_phrases(raw.get("another")),
         ordinals=_grouped(raw.get("ordinals")),
         numbers={fold(str(k)): int(v) for k, v in (raw.get("numbers") or {}).items()},

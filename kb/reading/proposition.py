@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 Modality = Literal["fact", "can", "must", "always"]
 Role = Literal["subject", "object", "target"]
-ClauseKind = Literal["main", "condition", "time", "exception", "cause", "contrast"]
+ClauseKind = Literal["main", "condition", "time", "exception", "cause", "contrast", "comparison"]
 QuestionKind = Literal["yes_no", "which", "who", "when", "how_many", "why", "what", "how", "choice"]
 # Kinds answered with a value (verdict null): every kind but yes/no and why.
 VALUE_KINDS: frozenset[str] = frozenset(get_args(QuestionKind)) - {"yes_no", "why"}
@@ -36,6 +36,10 @@ class Token:
 
 
 Bound = Literal["exact", "min", "max", "any"]
+
+
+# Dependent clauses that name something other than what the clause holds of.
+_ASIDE: frozenset[str] = frozenset({"exception", "comparison"})
 
 
 @dataclass(frozen=True)
@@ -81,6 +85,11 @@ class Proposition:
     def entities(self) -> frozenset[str]:
         return frozenset(e for e, _ in self.roles)
 
+    @property
+    def subject(self) -> str | None:
+        """The first entity read as the clause's subject (None: a party or nothing)."""
+        return next((e for e, r in self.roles if r == "subject"), None)
+
     def role_of(self, entity: str) -> Role | None:
         return next((r for e, r in self.roles if e == entity), None)
 
@@ -90,13 +99,14 @@ class Proposition:
 
     @property
     def all_stems(self) -> frozenset[str]:
-        """The main clause's stems and its conditions' (an exception's excluded)."""
-        extra = (c.stems for c in self.conditions if c.kind != "exception")
+        """The main clause's stems and its conditions' (an exception's or a comparison's
+        excluded: "just like Synchro Monsters do" names what the clause is not about)."""
+        extra = (c.stems for c in self.conditions if c.kind not in _ASIDE)
         return self.stems.union(*extra)
 
     @property
     def all_entities(self) -> frozenset[str]:
-        extra = (c.entities for c in self.conditions if c.kind != "exception")
+        extra = (c.entities for c in self.conditions if c.kind not in _ASIDE)
         return self.entities.union(*extra)
 
     def to_props(self) -> dict[str, object]:

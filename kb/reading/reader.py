@@ -671,11 +671,28 @@ def _propositions(toks: list[Token], lang: Language) -> tuple[Proposition, ...]:
 
 
 def read_sentence(
-    text: str, mentions: Iterable[Mentioned] = (), lang: str | None = None
+    text: str,
+    mentions: Iterable[Mentioned] = (),
+    lang: str | None = None,
+    antecedent: str | None = None,
 ) -> Reading:
-    """Read one sentence of a document into its propositions."""
+    """Read one sentence of a document into its propositions. `antecedent` is the entity the
+    sentence before was about: a pronoun opening this one ("Eles", "They") stands for it."""
     data = _language_of(text, lang)
-    return Reading(text, data.code, _propositions(tokens(text, mentions, data), data))
+    toks = tokens(text, mentions, data)
+    if antecedent is not None:
+        toks = _resolved(toks, antecedent, data)
+    return Reading(text, data.code, _propositions(toks, data))
+
+
+def _resolved(toks: list[Token], antecedent: str, lang: Language) -> list[Token]:
+    """`toks` with an opening anaphoric pronoun read as the entity `antecedent` (its words are
+    the id's, so the pronoun no longer names a player)."""
+    first = toks[0] if toks else None
+    if first is None or first.entity is not None or (first.word,) not in lang.anaphors:
+        return toks
+    words = antecedent.rsplit("/", 1)[-1].replace("-", " ")
+    return [Token(words, first.start, first.end, "", antecedent), *toks[1:]]
 
 
 def _language_of(text: str, lang: str | None) -> Language:

@@ -241,6 +241,44 @@ def test_is_that_allowed_asks_of_the_set_up() -> None:
     assert q.asking is not None and q.asking.modality == "can" and "raigek" in q.asking.stems
 
 
+def test_an_opening_pronoun_stands_for_the_antecedent() -> None:
+    text = "Eles não possuem Nível ou Rank."
+    mentions = spans(text, concept__level="Nível")
+    (alone,) = read_sentence(text, mentions, "pt").propositions
+    assert alone.actor == "player" and alone.subject is None
+    (p,) = read_sentence(text, mentions, "pt", antecedent="concept/link-monster").propositions
+    assert p.subject == "concept/link-monster" and p.actor is None and p.negative
+    assert p.role_of("concept/level") == "object"
+    # only a pronoun opening the sentence: a named subject keeps its place
+    text = "Monstros Xyz não possuem Nível."
+    mentions = spans(text, concept__xyz_monster="Monstros Xyz", concept__level="Nível")
+    (named,) = read_sentence(text, mentions, "pt", antecedent="concept/link-monster").propositions
+    assert named.subject == "concept/xyz-monster"
+    (it,) = read_sentence("They have no Level.", [], "en", "concept/link-monster").propositions
+    assert it.subject == "concept/link-monster"
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("Do Link Monsters have a Level, just like Synchro Monsters do?", "en"),
+        ("Unlike Synchro Monsters, do Link Monsters have a Level?", "en"),
+        ("Monstros Link têm Nível, assim como os Synchro Monsters?", "pt"),
+        ("Ao contrário dos Synchro Monsters, Monstros Link têm Nível?", "pt"),
+    ],
+)
+def test_what_a_question_compares_with_is_no_role_of_it(text: str, lang: str) -> None:
+    mentions = spans(
+        text,
+        concept__link_monster="Link Monsters" if lang == "en" else "Monstros Link",
+        concept__synchro_monster="Synchro Monsters",
+    )
+    q = read_question(text, mentions, lang)
+    assert q.asking is not None and "concept/link-monster" in q.asking.entities
+    assert "concept/synchro-monster" not in q.asking.all_entities
+    assert [c.kind for c in q.asking.conditions] == ["comparison"]
+
+
 def test_a_conclusion_after_so_is_a_clause_of_its_own() -> None:
     q = read_question(
         "Link monsters are blue like Ritual monsters, so do I shuffle them into my Deck?"
