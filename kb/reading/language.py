@@ -64,6 +64,9 @@ class Language:
     at_once: frozenset[Phrase]  # "de uma vez", "at once": a number in it counts nothing
     per_instance: frozenset[Phrase]  # "por vez", "at a time": the article before counts
     anaphors: frozenset[Phrase]  # "eles", "they" opening a sentence: what the one before was about
+    # sets of terms excluding each other, by the set's id (the same ids in every language):
+    # "same" / "different", "face-up" / "face-down", the colours of a card's frame
+    exclusive_terms: dict[str, tuple[frozenset[Phrase], ...]]
     another: frozenset[Phrase]  # "another copy": one more, so at least two
     ordinals: dict[str, frozenset[Phrase]]
     numbers: dict[str, int]
@@ -160,6 +163,10 @@ def language(code: str) -> Language:
         at_once=_phrases(raw.get("at_once")),
         per_instance=_phrases(raw.get("per_instance")),
         anaphors=_phrases(raw.get("anaphors")),
+        exclusive_terms={
+            str(k): tuple(_phrases(side) for side in sides)
+            for k, sides in (raw.get("exclusive_terms") or {}).items()
+        },
         another=_phrases(raw.get("another")),
         ordinals=_grouped(raw.get("ordinals")),
         numbers={fold(str(k)): int(v) for k, v in (raw.get("numbers") or {}).items()},

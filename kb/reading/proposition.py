@@ -80,6 +80,7 @@ class Proposition:
     denied: frozenset[str] = frozenset()  # entities said not to be there or not used ("sem X")
     ordinals: frozenset[str] = frozenset()  # ends of an order it names: "first", "last"
     ordinal_scope: frozenset[str] = frozenset()  # what the ordinals stand next to (stems, @ids)
+    terms: frozenset[str] = frozenset()  # terms of exclusive sets used ("same-different:1")
 
     @property
     def entities(self) -> frozenset[str]:
@@ -133,6 +134,7 @@ class Proposition:
             "denied": sorted(self.denied),
             "ordinals": sorted(self.ordinals),
             "ordinal_scope": sorted(self.ordinal_scope),
+            "terms": sorted(self.terms),
         }
 
     @classmethod
@@ -166,6 +168,7 @@ class Proposition:
             denied=frozenset(p.get("denied", [])),
             ordinals=frozenset(p.get("ordinals", [])),
             ordinal_scope=frozenset(p.get("ordinal_scope", [])),
+            terms=frozenset(p.get("terms", [])),
         )
 
 

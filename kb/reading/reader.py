@@ -614,7 +614,19 @@ def _proposition(main: _Clause, deps: list[_Clause], lang: Language) -> Proposit
         denied=denied,
         ordinals=frozenset(end for end, _ in ordinals),
         ordinal_scope=frozenset(item for _, scope in ordinals for item in scope),
+        terms=_terms(words, lang),
     )
+
+
+def _terms(words: Sequence[str], lang: Language) -> frozenset[str]:
+    """The terms of exclusive sets the clause uses, as "<set id>:<place>" ("same-different:1"
+    for "diferença")."""
+    out: set[str] = set()
+    for key, sides in lang.exclusive_terms.items():
+        for k, phrases in enumerate(sides):
+            if any(_match(words, i, phrases) for i in range(len(words))):
+                out.add(f"{key}:{k}")
+    return frozenset(out)
 
 
 def _ordinals(toks: Sequence[Token], lang: Language) -> list[tuple[str, frozenset[str]]]:

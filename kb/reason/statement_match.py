@@ -454,6 +454,7 @@ class StatementMatcher:
             or self._other_amount(q, s)
             or _other_end(q, s)
             or _condition_clash(q, s)
+            or _exclusive_terms(q, s)
         ):
             negative = True
         if q.modality == "must" and s.modality in ("can", "fact") and not negative:
@@ -704,6 +705,18 @@ def _other_end(q: Proposition, s: Proposition) -> bool:
         and not q.ordinals & s.ordinals
         and q.ordinal_scope & s.ordinal_scope
     )
+
+
+def _exclusive_terms(q: Proposition, s: Proposition) -> bool:
+    """The question uses one term of an exclusive set and the statement only others of it
+    ("the same as a Flip Summon?" against "há uma diferença entre … e uma Invocação-Virar")."""
+    asked: dict[str, set[str]] = {}
+    said: dict[str, set[str]] = {}
+    for terms, table in ((q.terms, asked), (s.terms, said)):
+        for term in terms:
+            key, _, place = term.partition(":")
+            table.setdefault(key, set()).add(place)
+    return any(len(v) == 1 and said.get(k) and not said[k] & v for k, v in asked.items())
 
 
 def _item_set(stems: Iterable[str], entities: Iterable[str]) -> set[str]:

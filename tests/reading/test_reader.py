@@ -338,3 +338,10 @@ def test_reader_has_no_word_lists_in_code() -> None:
                 e for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
             ]
             assert len(words) < 3, f"{path.name}:{node.lineno} lists words"
+
+
+def test_terms_of_exclusive_sets_are_read_by_set_and_place() -> None:
+    (p,) = read_sentence("Há uma grande diferença entre as duas.", [], "pt").propositions
+    assert p.terms == {"same-different:1"}
+    q = read_question("Is it the same thing, face-down?", [], "en")
+    assert q.asking is not None and q.asking.terms == {"same-different:0", "face-up-down:1"}

@@ -242,3 +242,12 @@ def test_a_cause_clause_is_asserted() -> None:
     m = matcher(text)
     asked = "Pot of Greed pode ser ativado durante a Damage Step?"
     assert verdict_at(m, asked, text, text) == "no"
+
+
+def test_a_term_excluding_the_one_asked_says_no() -> None:
+    m = matcher("Monstros Union são diferentes dos Monstros Normais.")
+    assert ask(m, "Are Union monsters the same as Normal Monsters?") == "no"
+    assert ask(m, "Monstros Union são diferentes dos Monstros Normais?") == "yes"
+    m = matcher("Monstros Union são sempre colocados com a face para cima.")
+    assert ask(m, "Monstros Union são colocados com a face para baixo?") == "no"
+    assert ask(m, "Are Union monsters always placed face-up?") == "yes"
