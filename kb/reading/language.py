@@ -50,6 +50,8 @@ class Language:
     target_prepositions: frozenset[Phrase]
     agent_prepositions: frozenset[Phrase]
     conjunctions: frozenset[Phrase]
+    coordinators: frozenset[Phrase]  # ", e retornam": a conjunction opening a second predicate
+    finite_endings: tuple[str, ...]  # endings of a finite verb ("retornam"): a predicate starts
     actors: dict[str, frozenset[Phrase]]
     question_words: dict[str, frozenset[Phrase]]
     confirmations: frozenset[Phrase]
@@ -149,6 +151,8 @@ def language(code: str) -> Language:
         target_prepositions=_phrases(raw.get("target_prepositions")),
         agent_prepositions=_phrases(raw.get("agent_prepositions")),
         conjunctions=_phrases(raw.get("conjunctions")),
+        coordinators=_phrases(raw.get("coordinators")),
+        finite_endings=tuple(fold(str(w)) for w in raw.get("finite_endings") or ()),
         actors=_grouped(raw.get("actors")),
         question_words=_grouped(raw.get("question_words")),
         confirmations=_phrases(raw.get("confirmations")),

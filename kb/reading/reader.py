@@ -135,6 +135,7 @@ class _Clause:
     kind: ClauseKind
     toks: list[Token]
     resumes: bool = False  # the main clause goes on after an embedded time phrase
+    shares_subject: bool = False  # ", e retornam …": a second predicate of the subject before
 
 
 def _words(toks: Sequence[Token]) -> list[str]:
@@ -149,6 +150,13 @@ def clauses(toks: list[Token], lang: Language) -> list[_Clause]:
     while i < len(toks):
         w = words[i]
         if w in _CUTS:
+            n = _second_verb(words, i, lang) if out[-1].kind == "main" and out[-1].toks else 0
+            if n:
+                # "X não podem ser Y, e retornam à mão": the subject's second predicate, a
+                # statement of its own (the first one's negation is not its)
+                out.append(_Clause("main", [], shares_subject=True))
+                i += n
+                continue
             # a comma closes a dependent clause; the main clause goes on
             if out[-1].kind != "main":
                 out.append(_Clause("main", []))
@@ -159,12 +167,22 @@ def clauses(toks: list[Token], lang: Language) -> list[_Clause]:
             continue
         if out[-1].kind == "time" and out[-1].toks and _predicate_starts(words, i, lang):
             out.append(_Clause("main", [], resumes=True))  # "… durante a Damage Step | é ilegal"
-        elif out[-1].kind == "condition" and _second_predicate(out[-1].toks, words, i, lang):
+        elif (
+            out[-1].kind == "condition"
+            and "," not in words[i:]  # a condition closed by a comma ends there
+            and _second_predicate(out[-1].toks, words, i, lang)
+        ):
             # "if a cost would take me to 0 | I can't pay it?": the condition had its verb, a
             # subject and a modal start the main clause
             dep = out[-1]
             moved: list[Token] = []
-            while dep.toks and len(moved) < 2 and _subject_word(dep.toks[-1], lang):
+            # the subject and a negator before the modal are the main clause's ("caso ele tenha
+            # atacado | ele não pode mudar …")
+            while (
+                dep.toks
+                and len(moved) < 3
+                and (_subject_word(dep.toks[-1], lang) or _negator_word(dep.toks[-1], lang))
+            ):
                 moved.insert(0, dep.toks.pop())
             out.append(_Clause("main", moved))
         opened = _opens(words, i, lang)
@@ -207,6 +225,10 @@ def _subject_word(t: Token, lang: Language) -> bool:
     return actor or t.word in lang.stopwords
 
 
+def _negator_word(t: Token, lang: Language) -> bool:
+    return t.entity is None and (t.word,) in lang.negators
+
+
 def _second_predicate(
     clause: Sequence[Token], words: Sequence[str], i: int, lang: Language
 ) -> bool:
@@ -229,6 +251,23 @@ def _second_predicate(
         return True
     subject_before = _subject_word(clause[-1], lang)
     return subject_before and len(clause) >= 4
+
+
+def _second_verb(words: Sequence[str], i: int, lang: Language) -> int:
+    """How many words (the comma and the conjunction) open a second predicate of the subject
+    at `i`: a comma, a coordinating conjunction, then a predicate (a modal, negator or
+    auxiliary, perhaps after one adverb, or a verb by its finite ending); 0 when none does."""
+    n = _match(words, i + 1, lang.coordinators)
+    if words[i] != "," or not n:
+        return 0
+    j = i + 1 + n
+    if j < len(words) and words[j] in lang.stopwords and not _predicate_starts(words, j, lang):
+        j += 1  # "e ainda devem"
+    if j >= len(words) or words[j] == "\0":
+        return 0
+    w = words[j]
+    finite = len(w) >= 5 and w.endswith(lang.finite_endings) and w not in lang.function_words
+    return 1 + n if _predicate_starts(words, j, lang) or finite else 0
 
 
 def _predicate_starts(words: Sequence[str], i: int, lang: Language) -> bool:
@@ -679,7 +718,15 @@ def _propositions(toks: list[Token], lang: Language) -> tuple[Proposition, ...]:
         # a clause of function words only ("… but I don't") says nothing of its own
     if pending and groups:
         groups[-1][1].extend(pending)
-    return tuple(_proposition(m, deps, lang) for m, deps in groups)
+    out: list[Proposition] = []
+    for m, deps in groups:
+        p = _proposition(m, deps, lang)
+        if m.shares_subject and out and p.subject is None:
+            # the second predicate is of the subject before ("Estes monstros …, e retornam")
+            shared = tuple(r for r in out[-1].roles if r[1] == "subject" and r not in p.roles)
+            p = replace(p, roles=shared + p.roles, actor=p.actor or out[-1].actor)
+        out.append(p)
+    return tuple(out)
 
 
 def read_sentence(

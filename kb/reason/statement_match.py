@@ -600,7 +600,7 @@ class StatementMatcher:
         asking = q.asking
         if asking is None:
             return None
-        best: tuple[int, float, int] | None = None
+        best: tuple[float, int, int] | None = None
         for i in self._at(at):
             prop = self.statements[i][1]
             if self._role_conflict(asking, prop) or self._other_party(asking, prop):
@@ -609,8 +609,8 @@ class StatementMatcher:
             if overlap <= 0:
                 continue  # another clause of the sentence
             fit = self._coverage(asking.all_entities, asking.all_stems, self._items_of[i])
-            if best is None or (overlap, fit) > best[:2]:
-                best = (overlap, fit, i)
+            if best is None or (fit, overlap) > best[:2]:
+                best = (fit, overlap, i)
         if best is None:
             return None
         prop = self.statements[best[2]][1]

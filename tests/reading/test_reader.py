@@ -345,3 +345,30 @@ def test_terms_of_exclusive_sets_are_read_by_set_and_place() -> None:
     assert p.terms == {"same-different:1"}
     q = read_question("Is it the same thing, face-down?", [], "en")
     assert q.asking is not None and q.asking.terms == {"same-different:0", "face-up-down:1"}
+
+
+def test_a_second_predicate_after_comma_and_is_a_statement_of_its_own() -> None:
+    text = "Estes monstros não podem ser invocados, e retornam à mão durante a End Phase."
+    mentions = spans(text, concept__end_phase="End Phase")
+    first, second = read_sentence(text, mentions, "pt").propositions
+    assert first.negative and first.modality == "can"
+    assert not second.negative and "retorn" in second.stems
+    first, second = read_sentence(
+        "They cannot be Summoned, and must return.", [], "en"
+    ).propositions
+    assert first.negative and second.modality == "must" and not second.negative
+    # a list goes on: no second predicate
+    (one,) = read_sentence(
+        "Fusion, Synchro, and Xyz Monsters are in the Extra Deck.", []
+    ).propositions
+    assert "xyz" in one.stems
+
+
+def test_a_negator_before_the_main_clause_modal_is_the_main_clause_s() -> None:
+    text = "Caso ele tenha atacado ele não pode mudar a posição na Fase Principal 2."
+    (p,) = read_sentence(text, [], "pt").propositions
+    assert p.negative and [c.negative for c in p.conditions] == [False]
+    # a condition closed by a comma keeps its own negated modal
+    q = read_question("Se um duelista da equipe não conseguir comprar, a equipe perde?", [], "pt")
+    assert q.asking is not None and not q.asking.negative
+    assert [c.negative for c in q.asking.conditions] == [True]
