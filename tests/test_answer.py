@@ -592,6 +592,8 @@ def test_a_spell_speed_1_effect_asked_as_chain_link_2_cites_the_link_rule(
         # the class named before the card, or in a set-up sentence only: not a class question
         "Is it legal to chain a Counter Trap to Mirror Force?",
         "O Julgamento Solene e a Armadilha de Resposta: o efeito ativa de novo?",
+        # the copula is said of another card: what the named card makes count as the class
+        "Can Solemn Judgment make a monster count as a Counter Trap?",
     ],
 )
 def test_card_class_needs_is_x_a_c(svc: RulingsService, question: str) -> None:

@@ -52,6 +52,8 @@ def card_class_decision(kg: KnowledgeGraph, q: Question) -> Decision | None:
     at_class = max(m.start for m in q.mentions if m.entity == concept)
     if not copula[0] < at_class or at_card > at_class:
         return None
+    if _other_subject(q, card, copula[0]):
+        return None
     family = _family(kg, concept)
     assert family is not None
     # What the card is (its kinds, and every class its type line gives) or what its effects are;
@@ -100,6 +102,23 @@ def card_class_decision(kg: KnowledgeGraph, q: Question) -> Decision | None:
         0.85,
         [s.source for s in steps if s.source],
         "card-class",
+    )
+
+
+# Cards named by their side: one between the card and the copula is what the copula is said of.
+_CARD_KINDS = EVERY_MONSTER | {"concept/spell-card", "concept/trap-card", "concept/card"}
+
+
+def _other_subject(q: Question, card: str, copula: int) -> bool:
+    """Another card stands between the card and a copula after it: the copula is said of that one
+    ("Can Comic Hand make any monster count as a Toon?" asks nothing of what Comic Hand is)."""
+    end = max((m.end for m in q.mentions if m.entity == card and m.end <= copula), default=None)
+    if end is None:
+        return False  # "Is X a C?": the copula opens the question
+    return any(
+        m.entity != card and (m.entity in _CARD_KINDS or m.entity.startswith("card/"))
+        for m in q.mentions
+        if end <= m.start < copula
     )
 
 
