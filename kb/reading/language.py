@@ -47,6 +47,7 @@ class Language:
     subordinators: dict[str, frozenset[Phrase]]
     resumers: frozenset[Phrase]
     contrast_after_cut: frozenset[Phrase]  # "X, enquanto Y": whereas, after a main clause's comma
+    comparison_after_cut: frozenset[Phrase]  # "X, como Y": what X is compared with, after a comma
     target_prepositions: frozenset[Phrase]
     agent_prepositions: frozenset[Phrase]
     conjunctions: frozenset[Phrase]
@@ -148,6 +149,7 @@ def language(code: str) -> Language:
         subordinators=_grouped(raw.get("subordinators")),
         resumers=_phrases(raw.get("resumers")),
         contrast_after_cut=_phrases(raw.get("contrast_after_cut")),
+        comparison_after_cut=_phrases(raw.get("comparison_after_cut")),
         target_prepositions=_phrases(raw.get("target_prepositions")),
         agent_prepositions=_phrases(raw.get("agent_prepositions")),
         conjunctions=_phrases(raw.get("conjunctions")),

@@ -196,6 +196,10 @@ def clauses(toks: list[Token], lang: Language) -> list[_Clause]:
         ):
             # "X, enquanto Y" / "X, while Y": a second statement set against the first
             opened = ("contrast", _match(words, i, lang.contrast_after_cut))
+        if opened is None and i > 0 and words[i - 1] in _CUTS and out[-1].toks:
+            n = _match(words, i, lang.comparison_after_cut)
+            if n:
+                opened = ("comparison", n)  # "…, like Gemini or Union?"
         if opened is not None:
             kind, n = opened
             if kind in _DEPENDENT:
@@ -809,8 +813,9 @@ def _kind(toks: list[Token], lang: Language) -> QuestionKind:
         kind = _asks_at(words, lang)
         if kind is not None:
             return kind
-    words = _words(toks)
-    # "A ou B?" with no yes/no verb before the alternative: a choice
+    # "A ou B?" with no yes/no verb before the alternative: a choice (not in what the
+    # question compares with: "…, like Gemini or Union?")
+    words = _words([t for seg in _segments(toks) if not _compares(_words(seg), lang) for t in seg])
     for i in range(len(words)):
         if _match(words, i, lang.alternative) and not _match(words, i, lang.not_negating):
             before = words[:i]
@@ -820,6 +825,14 @@ def _kind(toks: list[Token], lang: Language) -> QuestionKind:
             if not modal_before and i + 1 < len(words) and not _match(words, i + 1, lang.negators):
                 return "choice"
     return "yes_no"
+
+
+def _compares(words: Sequence[str], lang: Language) -> bool:
+    """A stretch opening with what a question is compared with ("like X", "assim como X")."""
+    opened = _opens(words, 0, lang)
+    return bool(_match(words, 0, lang.comparison_after_cut)) or (
+        opened is not None and opened[0] == "comparison"
+    )
 
 
 def _confirms_only(words: Sequence[str], lang: Language) -> bool:

@@ -372,3 +372,11 @@ def test_a_negator_before_the_main_clause_modal_is_the_main_clause_s() -> None:
     q = read_question("Se um duelista da equipe não conseguir comprar, a equipe perde?", [], "pt")
     assert q.asking is not None and not q.asking.negative
     assert [c.negative for c in q.asking.conditions] == [True]
+
+
+def test_counted_as_is_no_cause_and_like_after_a_comma_compares() -> None:
+    q = read_question("Is Pendulum counted as one of the monster abilities, like Gemini or Union?")
+    assert q.kind == "yes_no" and q.asking is not None
+    assert {"pendulum", "habil"} <= q.asking.stems
+    assert [c.kind for c in q.asking.conditions] == ["comparison"]
+    assert read_question("Is it Gemini or Union?").kind == "choice"
