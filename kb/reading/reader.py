@@ -516,6 +516,14 @@ def _discourse(words: Sequence[str], i: int, lang: Language) -> bool:
     return any(_match(words, j, lang.discourse) > i - j for j in range(max(0, i - 2), i + 1))
 
 
+def _number_at(toks: Sequence[Token], k: int, lang: Language) -> bool:
+    return (
+        k < len(toks)
+        and toks[k].entity is None
+        and (toks[k].word.isdigit() or toks[k].word in lang.numbers)
+    )
+
+
 def _unit(toks: Sequence[Token], words: Sequence[str], i: int, lang: Language) -> tuple[str, bool]:
     """What the number at toks[i] counts: the noun phrase after it, past a partitive ("one of my
     monsters"), commas and repeated numbers ("uma, e só uma, chain"): an entity in it, or else its
@@ -556,6 +564,9 @@ def _unit(toks: Sequence[Token], words: Sequence[str], i: int, lang: Language) -
             aside = True
             continue
         if not phrase and aside and (u.word in fw or u.word in lang.numbers or u.word.isdigit()):
+            continue
+        if not phrase and _match(words, k, lang.conjunctions) and _number_at(toks, k + 1, lang):
+            skip = k + 1  # "5 ou 6 estrelas", "one or two cards": both count what follows
             continue
         if u.word in fw:
             break

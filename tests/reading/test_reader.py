@@ -380,3 +380,13 @@ def test_counted_as_is_no_cause_and_like_after_a_comma_compares() -> None:
     assert {"pendulum", "habil"} <= q.asking.stems
     assert [c.kind for c in q.asking.conditions] == ["comparison"]
     assert read_question("Is it Gemini or Union?").kind == "choice"
+
+
+def test_numbers_joined_by_or_count_the_same_thing() -> None:
+    text = "Se o monstro possuir 5 ou 6 estrelas, você precisará de um tributo."
+    mentions = spans(text, concept__monster_card="monstro", concept__level="estrelas")
+    (p,) = read_sentence(text, mentions, "pt").propositions
+    assert {(q.value, q.unit, q.named) for q in p.quantities} >= {
+        (5, "@concept/level", False),
+        (6, "@concept/level", False),
+    }
