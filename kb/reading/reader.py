@@ -763,10 +763,15 @@ def _resolved(toks: list[Token], antecedent: str, lang: Language) -> list[Token]
     """`toks` with an opening anaphoric pronoun read as the entity `antecedent` (its words are
     the id's, so the pronoun no longer names a player)."""
     first = toks[0] if toks else None
-    if first is None or first.entity is not None or (first.word,) not in lang.anaphors:
+    if first is None or first.entity is not None:
         return toks
     words = antecedent.rsplit("/", 1)[-1].replace("-", " ")
-    return [Token(words, first.start, first.end, "", antecedent), *toks[1:]]
+    if (first.word,) in lang.anaphors:
+        return [Token(words, first.start, first.end, "", antecedent), *toks[1:]]
+    if _predicate_starts(_words(toks), 0, lang):
+        # "Não possuem Nível": the subject left out is the one before
+        return [Token(words, first.start, first.start, "", antecedent), *toks]
+    return toks
 
 
 def _language_of(text: str, lang: str | None) -> Language:

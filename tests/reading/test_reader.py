@@ -256,6 +256,11 @@ def test_an_opening_pronoun_stands_for_the_antecedent() -> None:
     assert named.subject == "concept/xyz-monster"
     (it,) = read_sentence("They have no Level.", [], "en", "concept/link-monster").propositions
     assert it.subject == "concept/link-monster"
+    # a subject left out before the predicate (Portuguese drops it) is the one before too
+    (dropped,) = read_sentence("Não possuem Nível.", [], "pt", "concept/link-monster").propositions
+    assert dropped.subject == "concept/link-monster" and dropped.negative
+    (plain,) = read_sentence("Existem três tipos.", [], "pt", "concept/link-monster").propositions
+    assert plain.subject is None
 
 
 @pytest.mark.parametrize(
