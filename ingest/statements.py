@@ -1,8 +1,8 @@
 """Reading every rule sentence of a document into `Statement` nodes (kb/reading).
 
 Each sentence of every leaf text node (passage, bullet, table row, example, step) is read with the
-entities the linker finds in it (a pronoun opening a sentence read as the card or class the
-sentence before was about); each main clause becomes a Statement: the sentence's exact span,
+entities the linker finds in it (a pronoun or a left-out subject opening a sentence read as the
+card or class the sentence before was about); each main clause becomes a Statement: the sentence's exact span,
 authority `document`, the document's format, the section it belongs to, and the typed proposition
 in its props. A sentence the reader cannot type stays a plain passage (searchable, citable) and
 is counted as unread.
@@ -91,8 +91,9 @@ def read_statements(doc: SourceDocument, nodes: list[Node], linker: Linker) -> R
                 unread += 1
                 continue
             read += 1
-            # "Os monstros Link … . Eles …": a pronoun opening the next sentence stands for a
-            # card or class; after a sentence about a party it stays that party
+            # "Os monstros Link … . Eles …" / "… Não possuem …": a pronoun or a left-out subject
+            # opening the next sentence stands for a card or class; after a sentence about a
+            # party it stays that party
             first = reading.propositions[0]
             antecedent = first.subject if first.actor is None else None
             for k, prop in enumerate(reading.propositions):

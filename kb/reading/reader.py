@@ -261,8 +261,8 @@ def _second_verb(words: Sequence[str], i: int, lang: Language) -> int:
     """How many words (the comma and the conjunction) open a second predicate of the subject
     at `i`: a comma, a coordinating conjunction, then a predicate (a modal, negator or
     auxiliary, perhaps after one adverb, or a verb by its finite ending); 0 when none does."""
-    n = _match(words, i + 1, lang.coordinators)
-    if words[i] != "," or not n:
+    n = _match(words, i + 1, lang.coordinators) if words[i] == "," else 0
+    if not n:
         return 0
     j = i + 1 + n
     if j < len(words) and words[j] in lang.stopwords and not _predicate_starts(words, j, lang):
@@ -547,12 +547,7 @@ def _unit(toks: Sequence[Token], words: Sequence[str], i: int, lang: Language) -
             continue
         if u.entity is not None:
             nxt = toks[k + 1] if k + 1 < len(toks) else None
-            if (
-                nxt is not None
-                and nxt.entity is None
-                and (nxt.word.isdigit() or nxt.word in lang.numbers)
-                and nxt.start - u.end <= 1
-            ):
+            if nxt is not None and _number_at(toks, k + 1, lang) and nxt.start - u.end <= 1:
                 skip = k + 1  # a name with its value ("2 Level 4 monsters"): the count is after
                 continue
             return f"@{u.entity}", False
@@ -751,7 +746,8 @@ def read_sentence(
     antecedent: str | None = None,
 ) -> Reading:
     """Read one sentence of a document into its propositions. `antecedent` is the entity the
-    sentence before was about: a pronoun opening this one ("Eles", "They") stands for it."""
+    sentence before was about: a pronoun opening this one ("Eles", "They") stands for it, and so
+    does a subject left out before an opening predicate ("Não possuem Nível")."""
     data = _language_of(text, lang)
     toks = tokens(text, mentions, data)
     if antecedent is not None:
@@ -761,7 +757,8 @@ def read_sentence(
 
 def _resolved(toks: list[Token], antecedent: str, lang: Language) -> list[Token]:
     """`toks` with an opening anaphoric pronoun read as the entity `antecedent` (its words are
-    the id's, so the pronoun no longer names a player)."""
+    the id's, so the pronoun no longer names a player), or with `antecedent` put before an
+    opening predicate whose subject was left out."""
     first = toks[0] if toks else None
     if first is None or first.entity is not None:
         return toks

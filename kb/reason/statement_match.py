@@ -595,8 +595,9 @@ class StatementMatcher:
         )
 
     def verdict_at(self, q: QuestionReading, at: Span) -> str | None:
-        """The verdict of the statement read from the clause at `at` (the sentence holding it, the
-        main clause overlapping it most), when it can speak to the question; None otherwise."""
+        """The verdict of the statement read from the clause at `at` (of the sentence holding it,
+        the main clause saying most of the question, then overlapping `at` most), when it can
+        speak to the question; None otherwise."""
         asking = q.asking
         if asking is None:
             return None
@@ -710,13 +711,17 @@ def _other_end(q: Proposition, s: Proposition) -> bool:
 def _exclusive_terms(q: Proposition, s: Proposition) -> bool:
     """The question uses one term of an exclusive set and the statement only others of it
     ("the same as a Flip Summon?" against "há uma diferença entre … e uma Invocação-Virar")."""
-    asked: dict[str, set[str]] = {}
-    said: dict[str, set[str]] = {}
-    for terms, table in ((q.terms, asked), (s.terms, said)):
-        for term in terms:
-            key, _, place = term.partition(":")
-            table.setdefault(key, set()).add(place)
+    asked, said = _places(q.terms), _places(s.terms)
     return any(len(v) == 1 and said.get(k) and not said[k] & v for k, v in asked.items())
+
+
+def _places(terms: Iterable[str]) -> dict[str, set[str]]:
+    """Terms ("<set id>:<place>") by their set: the places used of each."""
+    out: dict[str, set[str]] = {}
+    for term in terms:
+        key, _, place = term.partition(":")
+        out.setdefault(key, set()).add(place)
+    return out
 
 
 def _item_set(stems: Iterable[str], entities: Iterable[str]) -> set[str]:
