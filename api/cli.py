@@ -521,9 +521,11 @@ def serve(
     migrate_on_start(s)
     if count == 1:
         from api.app import create_app
-        from api.runtime import load_runtime
+        from api.runtime import load_runtime, save_snapshot_aside
 
         runtime = guarded(lambda: load_runtime(s))
+        runtime.service.warm(everything=True)
+        save_snapshot_aside(runtime.service, s)  # the next start reads them instead
         app_ = create_app(
             runtime.service, stale_error=runtime.stale_error, repaired=runtime.repaired
         )

@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import logging
 import os
+import pickle
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
-from ingest.build import ensure_kb
+from ingest.build import current_build, ensure_kb, repair_derived
+from kb import snapshot
 from kb.adapters.embedding_cache import cached_embeddings
-from kb.config import Settings
+from kb.config import Settings, parts_settings
 from kb.search.embedding import Embedder, HashEmbedder
 from kb.search.index import claim_texts, clause_texts, index_texts
 from kb.service import RulingsService
+from kb.store import Artifact
 
 log = logging.getLogger(__name__)
 DEFAULT_MODEL = "multilingual-e5-small"
@@ -113,8 +119,12 @@ def load_runtime(
 
 
 def _load_runtime(settings: Settings, embedder: Embedder | None, derived: bool) -> Runtime:
-    loaded = ensure_kb(settings.corpus_dir, settings.data_dir, settings.base_iri, derived=derived)
     emb = embedder if embedder is not None else make_embedder(settings)
+    restored = _restored(settings, emb) if settings.snapshots else None
+    if restored is not None:
+        fixed = repair_derived(restored.artifact, settings.base_iri) if derived else []
+        return Runtime(restored, None, 0, tuple(fixed))
+    loaded = ensure_kb(settings.corpus_dir, settings.data_dir, settings.base_iri, derived=derived)
     kg = loaded.artifact.graph
     units, parts, claims = index_texts(kg), clause_texts(kg), claim_texts(kg)
     damaged: list[str] = []
@@ -125,3 +135,79 @@ def _load_runtime(settings: Settings, embedder: Embedder | None, derived: bool) 
     service = RulingsService(loaded.artifact, settings, emb, vectors[:a], vectors[a:b], vectors[b:])
     repaired = (*loaded.repaired, *(f"{problem}; rebuilt" for problem in damaged))
     return Runtime(service, loaded.stale_error, fresh, repaired)
+
+
+def _snapshot_file(settings: Settings, build_id: str, embedder: Embedder) -> Path:
+    key = snapshot.snapshot_key(build_id, embedder.name, parts_settings(settings))
+    return snapshot.snapshot_path(settings.data_dir / "cache", key)
+
+
+def _restored(settings: Settings, embedder: Embedder) -> RulingsService | None:
+    """The service over the current build with the parts of its snapshot, if it has one."""
+    build = current_build(settings.corpus_dir, settings.data_dir)
+    if build is None:
+        return None
+    path, manifest = build
+    made: list[RulingsService] = []
+
+    def service_of(head: dict[str, Any]) -> dict[str, object]:
+        artifact = Artifact(path, head["graph"], head["documents"], manifest)
+        made.append(RulingsService(artifact, settings, embedder, *head["vectors"]))
+        return {"service": made[0]}
+
+    found = snapshot.read(
+        _snapshot_file(settings, str(manifest["build_id"]), embedder),
+        {"embedder": embedder},
+        service_of,
+    )
+    if found is None:
+        return None
+    made[0].restore(found[1])
+    return made[0]
+
+
+def save_snapshot(service: RulingsService, settings: Settings) -> Path | None:
+    """Write a snapshot of the parts `service` has built, unless snapshots are off or it has
+    one (kb.snapshot): the next start over the same build reads them instead of building."""
+    embedder = service.embedder
+    if not settings.snapshots or embedder is None:
+        return None
+    path = _snapshot_file(settings, str(service.artifact.manifest["build_id"]), embedder)
+    if path.exists():
+        return None
+    artifact = service.artifact
+    head = {"graph": artifact.graph, "documents": artifact.documents, "vectors": service.vectors}
+    try:
+        snapshot.write(
+            path, head, service.built_parts(), {"embedder": embedder, "service": service}
+        )
+    except (OSError, pickle.PicklingError, TypeError, AttributeError) as exc:
+        log.warning("no snapshot written (%s): the next start builds the parts again", exc)
+        return None
+    return path
+
+
+def save_snapshot_aside(service: RulingsService, settings: Settings) -> int | None:
+    """`save_snapshot` in a forked child, so that a server starts serving without waiting for it
+    (and the pages the pickling touches are the child's, gone when it exits): the child's pid,
+    or None when there is nothing to write."""
+    embedder = service.embedder
+    if not settings.snapshots or embedder is None:
+        return None
+    if _snapshot_file(settings, str(service.artifact.manifest["build_id"]), embedder).exists():
+        return None
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            save_snapshot(service, settings)
+            code = 0
+        finally:
+            os._exit(code)
+    threading.Thread(target=_reap, args=(pid,), name="snapshot-reaper", daemon=True).start()
+    return pid
+
+
+def _reap(pid: int) -> None:
+    with contextlib.suppress(ChildProcessError):  # the supervisor's loop may reap it first
+        os.waitpid(pid, 0)

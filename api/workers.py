@@ -95,11 +95,12 @@ def load_for_fork(settings: Settings, restarts: RestartCount | None = None) -> F
     runs on one thread from its start), then frozen; its /health and /metrics read `restarts`
     (the supervisor's count, shared with the forks)."""
     from api.app import create_app
-    from api.runtime import load_runtime
+    from api.runtime import load_runtime, save_snapshot_aside
 
     set_torch_threads(1)
     runtime = load_runtime(settings)
     runtime.service.warm(everything=True)  # built once here, shared by the forks
+    save_snapshot_aside(runtime.service, settings)  # the next start reads them instead
     if not settings.sparql_endpoint:
         runtime.service.sparql_endpoint()  # checks (or rebuilds) the store; starts nothing
     app = create_app(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from ingest.corpus import corpus_hash
 from ingest.pipeline import ingest_corpus
@@ -13,8 +14,10 @@ from kb.graph import KnowledgeGraph
 from kb.reading.lexicon import everyday_lexicon
 from kb.store import (
     Artifact,
+    current_path,
     derived_problems,
     load_artifact,
+    read_manifest,
     record_derived,
     remove_abandoned,
     write_artifact,
@@ -145,6 +148,21 @@ def ensure_kb(
         return loaded
     repaired = repair_derived(loaded.artifact, base_iri or _default_base_iri())
     return replace(loaded, repaired=tuple(repaired))
+
+
+def current_build(corpus_dir: Path, data_dir: Path) -> tuple[Path, dict[str, Any]] | None:
+    """The current build's folder and manifest when `ensure_kb` would load it as it is (it
+    exists and was built from today's corpus), else None. Its files are not read."""
+    path = current_path(data_dir)
+    if path is None:
+        return None
+    try:
+        manifest = read_manifest(path)
+    except ArtifactError:
+        return None
+    if corpus_dir.exists() and manifest.get("corpus_hash") != corpus_hash(corpus_dir):
+        return None
+    return path, manifest
 
 
 def _default_base_iri() -> str:

@@ -92,6 +92,12 @@ class Settings:
         "Answers each server process keeps in memory (least recently used dropped first), keyed "
         "by question, format, k and build id; 0 turns the cache off.",
     )
+    snapshots: bool = _setting(
+        True,
+        "Start from a snapshot of the service's built parts (in the data folder's cache/, "
+        "written by a server's first start after a build, a code change or a change of a setting "
+        "the parts read); false builds them on every start.",
+    )
     suggest_min_score: float = _setting(
         0.85,
         "Card-search score (0..1) a name-like span of a question must reach for an answer that "
@@ -240,6 +246,54 @@ class Settings:
     @property
     def model_dir(self) -> Path:
         return self.data_dir / "models"
+
+
+# Settings that the service's built parts (linker, search index, reasoners, card index, question
+# bank) never read: a snapshot of the parts (kb.snapshot) serves any value of them. Every other
+# setting is part of a snapshot's name, so a new setting is too until it is listed here.
+SERVING_ONLY = frozenset(
+    {
+        "data_dir",
+        "corpus_dir",
+        "max_query_chars",
+        "max_k",
+        "sparql_timeout",
+        "sparql_max_results",
+        "sparql_max_result_bytes",
+        "sparql_endpoint",
+        "max_body_bytes",
+        "max_sparql_body_bytes",
+        "request_timeout",
+        "cache_max_age",
+        "log_json",
+        "answer_cache",
+        "snapshots",
+        "suggest_min_score",
+        "workers",
+        "worker_restarts_per_minute",
+        "header_timeout",
+        "body_timeout",
+        "max_header_bytes",
+        "metrics_token",
+        "database_url",
+        "training_token_days",
+        "max_history_bytes",
+        "server",
+        "host",
+        "port",
+    }
+)
+
+
+def parts_settings(settings: Settings) -> str:
+    """The settings the built parts read, as one string (a snapshot's name includes it)."""
+    return repr(
+        [
+            (f.name, repr(getattr(settings, f.name)))
+            for f in fields(settings)
+            if f.name not in SERVING_ONLY
+        ]
+    )
 
 
 def _coerce(name: str, default: Any, raw: str) -> Any:

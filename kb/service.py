@@ -68,6 +68,29 @@ class RulingsService:
         self.doc_formats = {doc: meta["format"] for doc, meta in sources.items()}
         self.answers = AnswerCache(settings.answer_cache)
 
+    @property
+    def embedder(self) -> Embedder | None:
+        return self._embedder
+
+    @property
+    def vectors(self) -> tuple[Any, Any, Any]:
+        """The passages', clauses' and claims' vectors (rows in the search index's order)."""
+        return self._vectors
+
+    # The parts built on first use that a snapshot (kb.snapshot) holds.
+    PARTS = ("linker", "index", "answerer", "card_service", "question_bank")
+
+    def built_parts(self) -> dict[str, Any]:
+        """The parts built so far, by name."""
+        return {name: self.__dict__[name] for name in self.PARTS if name in self.__dict__}
+
+    def restore(self, parts: dict[str, Any]) -> None:
+        """Take parts built by another process over the same build (`built_parts` of a service
+        with the same embedder and settings), instead of building them on first use."""
+        for name in self.PARTS:
+            if name in parts:
+                self.__dict__[name] = parts[name]
+
     def warm(self, everything: bool = False) -> None:
         """Build now what the queries build on first use: the linker, the search index and the
         answerer (the reasoners); with `everything` also the card index and the question bank,

@@ -76,6 +76,11 @@ TWINS: dict[str, Twin | str] = {
     "index": "the search index, built on first use, that search and ask read",
     "linker": "the entity linker, built on first use, that link and ask read",
     "warm": "lifecycle: builds the parts built on first use before serve forks its workers",
+    "PARTS": "lifecycle: the names of the parts a snapshot holds (kb.snapshot)",
+    "built_parts": "lifecycle: the parts built so far, which a snapshot holds (api.runtime)",
+    "restore": "lifecycle: takes the parts read from a snapshot instead of building them",
+    "embedder": "the query embedder the service was loaded with (a snapshot names it)",
+    "vectors": "the passages' vectors the service was loaded with (a snapshot holds them)",
 }
 # TrainingService's methods. The interactive `quiz --token` and `exam` commands answer, close and
 # read a session through the methods twinned with them; tests/training/ runs them both ways.

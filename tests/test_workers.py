@@ -204,6 +204,11 @@ def _parent(pid: int) -> int:
     return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
 
 
+# The supervisor's fork that writes the snapshot (api.runtime.save_snapshot_aside) would count
+# among its workers for a few seconds: these tests count workers, tests/test_snapshot.py the rest.
+NO_SNAPSHOT = {"YGO_SNAPSHOTS": "0"}
+
+
 def _workers(supervisor: int) -> list[int]:
     """The supervisor's forks (its other children are multiprocessing helpers)."""
     return [p for p in _children(supervisor) if _cmdline(p) == _cmdline(supervisor)]
@@ -215,7 +220,9 @@ def two_workers(
 ) -> Iterator[tuple[str, Path]]:
     data = tmp_path_factory.mktemp("workers") / "data"
     shutil.copytree(lite_built.data_dir, data, symlinks=True)  # type: ignore[attr-defined]
-    with running_server(data, workers=2, corpus=lite_corpus, start_timeout=120) as base:
+    with running_server(
+        data, NO_SNAPSHOT, workers=2, corpus=lite_corpus, start_timeout=120
+    ) as base:
         yield base, data
 
 
@@ -279,7 +286,7 @@ def test_stopping_the_supervisor_stops_every_worker(
     tells the workers (PR_SET_PDEATHSIG), so none serves on alone."""
     data = tmp_path / "data"
     shutil.copytree(lite_built.data_dir, data, symlinks=True)  # type: ignore[attr-defined]
-    with running_server(data, workers=2, corpus=lite_corpus, start_timeout=120):
+    with running_server(data, NO_SNAPSHOT, workers=2, corpus=lite_corpus, start_timeout=120):
         supervisor = _serve_process(data)
         workers = _workers(supervisor)
         assert len(workers) == 2

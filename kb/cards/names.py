@@ -15,6 +15,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import partial
 
 from rapidfuzz import fuzz, process
 
@@ -61,7 +62,7 @@ class CardNames:
         words (`everyday_words`); `taken`: keys other entities already own."""
         # First word → second word (None: a one-word name) → names, longest first.
         self._first: dict[str, dict[str | None, list[_Name]]] = defaultdict(
-            lambda: defaultdict(list)
+            partial(defaultdict, list)
         )
         self._keys: dict[str, _Name] = {}
         self._by_entity: dict[str, list[str]] = defaultdict(list)

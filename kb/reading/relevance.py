@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import Stemmer
 
@@ -157,7 +157,7 @@ class Relevance:
         # Concepts that name a format (Tag Duel): they say where a question is asked, not what.
         self.scope_concepts = scope_concepts
         # The words of a named card's names: "Meltiel" after "Meltiel, Sage of the Sky" is a name.
-        self.name_words = name_words or (lambda _entity: frozenset())
+        self.name_words = name_words or _no_words
 
     @classmethod
     def of(cls, kg: KnowledgeGraph, formats: Iterable[FormatSpec] = ()) -> Relevance:
@@ -165,7 +165,7 @@ class Relevance:
             rule_stems(kg),
             rule_words(kg) | monster_type_words(kg),
             format_concepts(kg, formats),
-            lambda entity: _name_words(kg, entity),
+            partial(_name_words, kg),
         )
 
     def known(self, word: str) -> bool:
@@ -275,6 +275,10 @@ def monster_type_words(kg: KnowledgeGraph) -> frozenset[str]:
             for w in _WORD.findall(fold(race)):
                 words.update({w, w + "s", w[:-1] + "ies" if w.endswith("y") else w + "es"})
     return frozenset(words)
+
+
+def _no_words(entity: str) -> frozenset[str]:
+    return frozenset()
 
 
 def _name_words(kg: KnowledgeGraph, entity: str) -> frozenset[str]:

@@ -35,6 +35,10 @@ class Registered:
     needs: str
     available: Callable[[KnowledgeGraph], bool]
 
+    def __reduce__(self) -> tuple[Callable[[str], Registered], tuple[str]]:
+        # One of REASONERS: written by name (a snapshot of the answerer, kb.snapshot).
+        return registered, (self.name,)
+
 
 REASONERS: tuple[Registered, ...] = (
     Registered(
@@ -130,6 +134,14 @@ REASONERS: tuple[Registered, ...] = (
         classes_asked,
     ),
 )
+
+
+def registered(name: str) -> Registered:
+    """The reasoner of REASONERS called `name`."""
+    for entry in REASONERS:
+        if entry.name == name:
+            return entry
+    raise KeyError(f"no reasoner {name!r}")
 
 
 @dataclass(frozen=True)
