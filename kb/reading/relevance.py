@@ -126,6 +126,7 @@ class Reading:
     share: float  # off-topic words / all content words (names' words included)
     stems: frozenset[str]  # stems of the content words outside the names
     concepts: frozenset[str]  # the concepts (and formats) the question names
+    parties: frozenset[str] = frozenset()  # those of them that name a party (the opponent)
 
     @property
     def off(self) -> bool:
@@ -141,6 +142,7 @@ class Relevance:
         words: frozenset[str] = frozenset(),
         scope_concepts: frozenset[str] = frozenset(),
         name_words: Callable[[str], frozenset[str]] | None = None,
+        party_concepts: frozenset[str] = frozenset(),
     ) -> None:
         self.stems = stems
         self.words = words
@@ -158,6 +160,8 @@ class Relevance:
         self.scope_concepts = scope_concepts
         # The words of a named card's names: "Meltiel" after "Meltiel, Sage of the Sky" is a name.
         self.name_words = name_words or _no_words
+        # Concepts naming a party (the opponent, the turn player): who acts, not what is asked.
+        self.party_concepts = party_concepts
 
     @classmethod
     def of(cls, kg: KnowledgeGraph, formats: Iterable[FormatSpec] = ()) -> Relevance:
@@ -166,6 +170,7 @@ class Relevance:
             rule_words(kg) | monster_type_words(kg),
             format_concepts(kg, formats),
             partial(_name_words, kg),
+            party_concepts(kg),
         )
 
     def known(self, word: str) -> bool:
@@ -214,13 +219,15 @@ class Relevance:
             }
         )
         share = len(off) / max(len(content) + named, 1)
-        return Reading(tuple(content), off, round(share, 3), stems, concepts)
+        parties = concepts & self.party_concepts
+        return Reading(tuple(content), off, round(share, 3), stems, concepts, parties)
 
     @staticmethod
     def shares_predicate(reading: Reading, texts: Iterable[str], entities: Iterable[str]) -> bool:
         """A statement speaks to the question: it names a concept the question names (other than
-        its format), or shares a content stem with it."""
-        if reading.concepts & set(entities):
+        its format or a party: "my opponent" and "seu adversário" say who, not what), or shares
+        a content stem with it."""
+        if (reading.concepts - reading.parties) & set(entities):
             return True
         stems = {s for t in texts if t for s in analyse(t)}
         return bool(reading.stems & stems)
@@ -288,6 +295,25 @@ def _name_words(kg: KnowledgeGraph, entity: str) -> frozenset[str]:
         return frozenset()
     names = " ".join(x for x in (node.label_en, node.label_pt) if x)
     return frozenset(w for w in _WORD.findall(fold(names)) if len(w) >= _SHORT_STEM)
+
+
+def party_concepts(kg: KnowledgeGraph) -> frozenset[str]:
+    """The duelist's concept and every concept the graph puts under it (the opponent, the turn
+    player, the owner …)."""
+    parties = {"concept/duelist"}
+    for node in kg.of_type("Concept"):
+        seen: set[str] = set()
+        at = node.id
+        while at not in seen:
+            seen.add(at)
+            if at in parties:
+                parties.add(node.id)
+                break
+            broader = kg.out(at, "broader")
+            if not broader:
+                break
+            at = broader[0].object
+    return frozenset(p for p in parties if kg.get(p) is not None)
 
 
 def format_concepts(kg: KnowledgeGraph, formats: Iterable[FormatSpec]) -> frozenset[str]:

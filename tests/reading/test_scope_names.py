@@ -19,3 +19,37 @@ def test_a_word_the_reader_gives_a_role_is_never_off_topic() -> None:
     reading = relevance.read("Should Flip effects be able to bake in the Damage Step?", [])
     assert "able" in reading.content and "able" not in reading.off_topic  # "able to": a modal
     assert "bake" in reading.off_topic  # a word no rule text uses stays off
+
+
+def test_a_party_shared_with_a_statement_is_not_what_it_is_about() -> None:
+    """"my opponent" in the question and "seu adversário" in a rule say who, not what: a
+    statement sharing only a party with the question does not speak to it; a concept under the
+    duelist's in the graph is a party, another concept is not."""
+    from kb.graph import KnowledgeGraph
+    from kb.model import Fact, Mention, Node
+    from kb.reading.relevance import Relevance, party_concepts
+
+    nodes = [
+        Node("concept/duelist", "Concept", label_en="Duelist"),
+        Node("concept/opponent", "Concept", label_en="Opponent"),
+        Node("concept/owner", "Concept", label_en="Owner"),
+        Node("concept/chain", "Concept", label_en="Chain"),
+    ]
+    facts = [
+        Fact("concept/opponent", "broader", "concept/duelist", None, "curated"),
+        Fact("concept/owner", "broader", "concept/opponent", None, "curated"),
+    ]
+    kg = KnowledgeGraph(nodes, facts)
+    parties = party_concepts(kg)
+    assert parties == {"concept/duelist", "concept/opponent", "concept/owner"}
+    relevance = Relevance(frozenset({"chain"}), frozenset({"chain"}), party_concepts=parties)
+    text = "Can my opponent build a chain?"
+    mentions = [
+        Mention("concept/opponent", text.index("opponent"), text.index(" build"), "opponent"),
+        Mention("concept/chain", text.index("chain"), text.index("?"), "chain"),
+    ]
+    reading = relevance.read(text, mentions)
+    assert reading.parties == {"concept/opponent"}
+    rule = "Você deve perguntar ao seu adversário antes de resolver."
+    assert not relevance.shares_predicate(reading, [rule], ["concept/opponent"])
+    assert relevance.shares_predicate(reading, [rule], ["concept/opponent", "concept/chain"])
