@@ -22,7 +22,7 @@ def test_a_word_the_reader_gives_a_role_is_never_off_topic() -> None:
 
 
 def test_a_party_shared_with_a_statement_is_not_what_it_is_about() -> None:
-    """"my opponent" in the question and "seu adversário" in a rule say who, not what: a
+    """A party ("my opponent" in the question, "seu adversário" in a rule) says who, not what: a
     statement sharing only a party with the question does not speak to it; a concept under the
     duelist's in the graph is a party, another concept is not."""
     from kb.graph import KnowledgeGraph
