@@ -12,12 +12,14 @@ One server start (``--workers``, default 0: one worker per core; the answer cach
   PSS (shared pages split between the processes that map them) of each, and their sums;
 - the CLI's wall time per command against this server (``--server``) and, once it is stopped, in
   process (bench.cli; ``--no-cli`` skips both);
-- then the answer-quality numbers of ``bench.quality`` (``--no-quality`` skips them).
+- then the answer-quality numbers of ``bench.quality`` (``--no-quality`` skips them);
+- and, when txtai is installed, search against it (``bench.peer``: same model, same units, in
+  process; ``--no-peer`` skips it).
 
 Requests go out from one asyncio client in this process, which shares the machine's cores with
 the server. Results: ``bench/results/http.json`` and ``bench/results/http.md`` (a Markdown table).
 Usage: python -m bench.http [--data DIR] [--workers N] [--n 200] [--scenarios ask,search]
-       [--seed S] [--no-cli] [--no-quality]
+       [--seed S] [--no-cli] [--no-quality] [--no-peer]
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from typing import Any
 
 import httpx
 
+from bench import peer as peer_bench
 from bench.cli import cli_times
 from bench.questions import fresh_questions
 from bench.sparql import QUERIES
@@ -351,9 +354,22 @@ def quality(data: Path) -> dict[str, Any]:
             k: {"verdict": v["verdict_accuracy"], "cite3": v["cite_hit3"]}
             for k, v in result["sets"].items()
         },
-        "nonsense_null": result.get("nonsense", {}).get("null_share"),
+        "nonsense_null": {k: v["null_share"] for k, v in result.get("nonsense_sets", {}).items()},
         "pairs_agreeing": result.get("pairs", {}).get("agreeing"),
     }
+
+
+def peer(data: Path) -> dict[str, Any]:
+    """bench.peer's comparison with txtai, run in a process of its own."""
+    out = subprocess.run(
+        [sys.executable, "-m", "bench.peer", "--data", str(data), "--json"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    result: dict[str, Any] = json.loads(out.stdout)
+    return result
 
 
 # --- report --------------------------------------------------------------------------------------
@@ -412,11 +428,30 @@ def markdown(result: dict[str, Any]) -> str:
         sets = ", ".join(
             f"`{k}` {v['verdict']:.3f} / {v['cite3']:.3f}" for k, v in q["sets"].items()
         )
+        nonsense = ", ".join(f"`{k}` {v:.3f}" for k, v in q["nonsense_null"].items())
         lines += [
             "",
-            f"Answer quality (verdict / cite@3): {sets}; nonsense answered null"
-            f" {q['nonsense_null']:.3f}; pt/en pairs agreeing {q['pairs_agreeing']:.3f}.",
+            f"Answer quality (verdict / cite@3): {sets}; nonsense answered null: {nonsense};"
+            f" pt/en pairs agreeing {q['pairs_agreeing']:.3f}.",
         ]
+    p = result.get("peer")
+    if p and not p.get("skipped"):
+        lines += [
+            "",
+            f"Search against txtai (same model, same units, in process): {p['queries']} queries,"
+            f" txtai {p['txtai'].get('version')}, its index built in {p['txtai']['build_s']} s,"
+            f" +{p['txtai']['rss_added_mb']} MB RSS.",
+            "",
+            "| search | R@1 | R@5 | MRR | p50 ms | p95 ms |",
+            "|---|---|---|---|---|---|",
+            *(
+                f"| {name} | {p[name]['recall@1']:.3f} | {p[name]['recall@5']:.3f}"
+                f" | {p[name]['mrr']:.3f} | {p[name]['p50_ms']} | {p[name]['p95_ms']} |"
+                for name in ("ours", "txtai")
+            ),
+        ]
+    elif result.get("peer_skipped"):
+        lines += ["", f"Search against txtai: skipped ({result['peer_skipped']})."]
     return "\n".join(lines) + "\n"
 
 
@@ -443,6 +478,7 @@ def main() -> None:
     parser.add_argument("--cli-repeat", type=int, default=3, help="runs of each CLI command")
     parser.add_argument("--no-cli", action="store_true", help="skip the CLI wall times")
     parser.add_argument("--no-quality", action="store_true", help="skip the answer-quality sets")
+    parser.add_argument("--no-peer", action="store_true", help="skip the search against txtai")
     args = parser.parse_args()
     names = [s.strip() for s in args.scenarios.split(",") if s.strip()]
     unknown = sorted(set(names) - {"ask", "search", "sparql", "mixed"})
@@ -483,6 +519,14 @@ def main() -> None:
         "cli": cli,
         "quality": None if args.no_quality else quality(args.data),
     }
+    if args.no_peer:
+        result |= {"peer": None, "peer_skipped": "--no-peer"}
+    elif not peer_bench.available():
+        result |= {"peer": None, "peer_skipped": peer_bench.SKIPPED}
+    else:
+        compared = peer(args.data)
+        skipped = compared.get("skipped")
+        result |= {"peer": None if skipped else compared, "peer_skipped": skipped}
     out = REPO / "bench" / "results"
     out.mkdir(exist_ok=True)
     (out / "http.json").write_text(json.dumps(result, indent=2), "utf-8")
