@@ -372,7 +372,7 @@ def test_tied_claims_prefer_the_one_speaking_of_the_card(
     ]
     monkeypatch.setattr(answerer.claims, "rank", lambda *a, **k: list(ranked))
     q = answerer.read(question, "edison")
-    reading = answerer.relevance.read(q.text, q.mentions)
+    reading = answerer.relevance.read(q.text, q.mentions, asks_party=not q.yes_no)
     decision = answerer._claim_or_passage(q, [], reading)
     if decides:
         assert decision is not None and decision.verdict == "yes"
@@ -394,7 +394,7 @@ def test_tied_claims_prefer_the_one_stating_the_number_asked(
     ]
     monkeypatch.setattr(answerer.claims, "rank", lambda *a, **k: list(ranked))
     q = answerer.read("No Tag Duel a dupla joga com um deck só?", "tag")
-    reading = answerer.relevance.read(q.text, q.mentions)
+    reading = answerer.relevance.read(q.text, q.mentions, asks_party=not q.yes_no)
     decision = answerer._claim_or_passage(q, [], reading)
     assert decision is not None
     assert decides_by in decision.steps[0].source
@@ -440,7 +440,7 @@ def test_a_question_asking_an_amount_is_answered_by_a_claim_stating_it(
     ranked = [_claim_match(svc, f"claim/{c}", 1.1 - 0.02 * i) for i, c in enumerate(order)]
     monkeypatch.setattr(answerer.claims, "rank", lambda *a, **k: list(ranked))
     q = answerer.read(question, None)
-    reading = answerer.relevance.read(q.text, q.mentions)
+    reading = answerer.relevance.read(q.text, q.mentions, asks_party=not q.yes_no)
     decision = answerer._claim_or_passage(q, [], reading)
     assert decision is not None and decision.verdict is None
     assert decision.sources[0] == f"claim/{decides_by}"
@@ -526,7 +526,7 @@ def test_discourse_words_and_short_card_names_are_not_off_topic(svc: RulingsServ
         "My friend says Cyber Dragon can be negated. Can Solemn Judgment negate Cyber's summon?",
         None,
     )
-    reading = answerer.relevance.read(q.text, q.mentions)
+    reading = answerer.relevance.read(q.text, q.mentions, asks_party=not q.yes_no)
     assert "friend" not in reading.off_topic
     assert not reading.off
 

@@ -167,9 +167,8 @@ class Answerer:
         unclear = self._not_understood(q) or self._newer_mechanic(q)
         if unclear is not None:
             return self._compose(q, unclear, hits, k)
-        reading = self.relevance.read(q.text, q.mentions)
-        if not q.yes_no:  # "who …?" asks for a party: the parties it names are what it asks
-            reading = replace(reading, parties=frozenset())
+        # a question that is not yes/no may ask for a party ("who …?"): then parties are asked
+        reading = self.relevance.read(q.text, q.mentions, asks_party=not q.yes_no)
         if reading.off:
             return self._compose(q, self._off_topic(q, reading), hits, k)
         if q.yes_no and not reading.content and len({m.entity for m in q.mentions}) < 2:

@@ -193,7 +193,10 @@ class Relevance:
         en = _english().stemWord(word)
         return len(en) >= _SHORT_STEM and en in self.en_stems
 
-    def read(self, text: str, mentions: list[Mention]) -> Reading:
+    def read(self, text: str, mentions: list[Mention], asks_party: bool = False) -> Reading:
+        """What the question names and says; `asks_party`: it asks who ("who …?", "how many
+        cards does the first player have?" asks of one), so the parties it names are what it
+        asks, not only who acts."""
         outside = without_mentions(text, mentions)
         content = _content(_WORD.findall(fold(outside)))
         names = {
@@ -219,7 +222,7 @@ class Relevance:
             }
         )
         share = len(off) / max(len(content) + named, 1)
-        parties = concepts & self.party_concepts
+        parties = frozenset() if asks_party else concepts & self.party_concepts
         return Reading(tuple(content), off, round(share, 3), stems, concepts, parties)
 
     @staticmethod

@@ -20,6 +20,7 @@ from kb.adapters.embedder import (
     model_identifier,
 )
 from kb.adapters.model_prepare import VERIFY_TEXTS, PreparedModel, prepare_model
+from kb.adapters.onnx_embedder import FallbackEmbedder
 from kb.config import Settings
 from kb.search.embedding import Embedder
 
@@ -311,18 +312,24 @@ def test_the_torch_path_imports_neither_sentence_transformers_nor_transformers(
 
 
 @pytest.mark.model
-def test_make_embedder_uses_torch_and_falls_back_for_other_models(
+def test_make_embedder_uses_onnx_then_torch_and_falls_back_for_other_models(
     prepared: PreparedModel, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     data = prepared.path.parent.parent  # the fixture's data dir: <data>/models/<model>
-    default = make_embedder(Settings(data_dir=data))
-    assert isinstance(default, TorchEmbedder) and "+int8-a" in default.name
+    default = make_embedder(Settings(data_dir=data))  # the folder's ONNX export, int8
+    assert default.name.startswith("onnx:") and "+int8" in default.name
+    assert getattr(default, "warning", None) is None
+    torch_runner = make_embedder(Settings(data_dir=data, embedder="torch"))
+    assert isinstance(torch_runner, TorchEmbedder) and "+int8-a" in torch_runner.name
     plain = make_embedder(
         Settings(data_dir=data, quantize="none", embedder="sentence-transformers")
     )
     assert isinstance(plain, SentenceTransformerEmbedder) and plain.name.startswith("st:")
     cls_pooled = tmp_path / "cls-bert"
     _write_tiny_bert(cls_pooled, pooling="pooling_mode_cls_token")
+    # no ONNX export: the torch runner stands in (saying why), which cannot read a CLS-pooled
+    # model and hands it to sentence-transformers
     fallback = make_embedder(Settings(model=str(cls_pooled)))
-    assert isinstance(fallback, SentenceTransformerEmbedder)
+    assert isinstance(fallback, FallbackEmbedder) and "no ONNX export" in (fallback.warning or "")
+    assert isinstance(fallback.embedder, SentenceTransformerEmbedder)
     assert "running it with sentence-transformers instead" in caplog.text
