@@ -166,20 +166,27 @@ def _restored(settings: Settings, embedder: Embedder) -> RulingsService | None:
     return made[0]
 
 
-def save_snapshot(service: RulingsService, settings: Settings) -> Path | None:
-    """Write a snapshot of the parts `service` has built, unless snapshots are off or it has
-    one (kb.snapshot): the next start over the same build reads them instead of building."""
+def _unwritten(service: RulingsService, settings: Settings) -> Path | None:
+    """Where `service`'s snapshot goes, unless snapshots are off, the service has no embedder
+    (it searches nothing) or the snapshot is there already."""
     embedder = service.embedder
     if not settings.snapshots or embedder is None:
         return None
     path = _snapshot_file(settings, str(service.artifact.manifest["build_id"]), embedder)
-    if path.exists():
+    return None if path.exists() else path
+
+
+def save_snapshot(service: RulingsService, settings: Settings) -> Path | None:
+    """Write a snapshot of the parts `service` has built, unless snapshots are off or it has
+    one (kb.snapshot): the next start over the same build reads them instead of building."""
+    path = _unwritten(service, settings)
+    if path is None:
         return None
     artifact = service.artifact
     head = {"graph": artifact.graph, "documents": artifact.documents, "vectors": service.vectors}
     try:
         snapshot.write(
-            path, head, service.built_parts(), {"embedder": embedder, "service": service}
+            path, head, service.built_parts(), {"embedder": service.embedder, "service": service}
         )
     except (OSError, pickle.PicklingError, TypeError, AttributeError) as exc:
         log.warning("no snapshot written (%s): the next start builds the parts again", exc)
@@ -191,10 +198,7 @@ def save_snapshot_aside(service: RulingsService, settings: Settings) -> int | No
     """`save_snapshot` in a forked child, so that a server starts serving without waiting for it
     (and the pages the pickling touches are the child's, gone when it exits): the child's pid,
     or None when there is nothing to write."""
-    embedder = service.embedder
-    if not settings.snapshots or embedder is None:
-        return None
-    if _snapshot_file(settings, str(service.artifact.manifest["build_id"]), embedder).exists():
+    if _unwritten(service, settings) is None:
         return None
     pid = os.fork()
     if pid == 0:

@@ -341,14 +341,7 @@ def cold_start(
 
 def quality(data: Path) -> dict[str, Any]:
     """bench.quality's numbers (verdict accuracy and cite@3 per set, nonsense, pairs)."""
-    out = subprocess.run(
-        [sys.executable, "-m", "bench.quality", "--data", str(data), "--json"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    result = json.loads(out.stdout)
+    result = _json_of("bench.quality", data)
     return {
         "sets": {
             k: {"verdict": v["verdict_accuracy"], "cite3": v["cite_hit3"]}
@@ -361,8 +354,13 @@ def quality(data: Path) -> dict[str, Any]:
 
 def peer(data: Path) -> dict[str, Any]:
     """bench.peer's comparison with txtai, run in a process of its own."""
+    return _json_of("bench.peer", data)
+
+
+def _json_of(module: str, data: Path) -> dict[str, Any]:
+    """What `python -m <module> --data DATA --json` prints, run in a process of its own."""
     out = subprocess.run(
-        [sys.executable, "-m", "bench.peer", "--data", str(data), "--json"],
+        [sys.executable, "-m", module, "--data", str(data), "--json"],
         cwd=REPO,
         capture_output=True,
         text=True,

@@ -65,9 +65,9 @@ def ranking_metrics(rankings: list[list[str]], relevant: list[set[str]]) -> dict
     relevant id is among its first k; its reciprocal rank is 1 / position of the first relevant
     id, 0 when none is in the first 10; each is averaged over the queries.
     """
-    from kb.evaluation import _metrics
+    from kb.evaluation import ranking_metrics as ranked
 
-    got = _metrics([r[:DEPTH] for r in rankings], relevant)
+    got = ranked([r[:DEPTH] for r in rankings], relevant)
     return {name: float(got[name]) for name in ("recall@1", "recall@5", "mrr")}
 
 

@@ -37,7 +37,7 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
     return items
 
 
-def _metrics(ranked: list[list[str]], relevant: list[set[str]]) -> dict[str, float]:
+def ranking_metrics(ranked: list[list[str]], relevant: list[set[str]]) -> dict[str, float]:
     r1 = r5 = rr = 0.0
     for got, rel in zip(ranked, relevant, strict=True):
         first = next((i for i, g in enumerate(got) if g in rel), None)
@@ -84,9 +84,9 @@ def evaluate_search(service: HasIndex, items: list[dict[str, Any]]) -> dict[str,
                 groups[f"{key}={item[key]}"].append(i)
     result = {
         "queries": len(items),
-        "rankers": {name: _metrics(r, relevant) for name, r in per.items()},
+        "rankers": {name: ranking_metrics(r, relevant) for name, r in per.items()},
         "by_group": {
-            g: _metrics([per["fused"][i] for i in idx], [relevant[i] for i in idx])
+            g: ranking_metrics([per["fused"][i] for i in idx], [relevant[i] for i in idx])
             for g, idx in sorted(groups.items())
         },
     }
