@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import Depends, FastAPI, Query
 from fastapi.responses import FileResponse, Response
 
-from api import contract, mcp_server
+from api import contract, mcp_http
 from api import metrics as metrics_route
 from api.contract import JSON_LD_BODY, TEXT_BODY, AskRequest, mark
 from api.errors import envelope, error_responses, install_error_handlers, without_local_paths
@@ -169,7 +169,7 @@ def create_app(
     ):  # cards before wiki's /cards/{id}
         group.register(app, service)
     docs.register(app)
-    mcp_server.mount(app, service)
+    mcp_http.mount(app, service)
     metrics_route.register(app, metrics, settings.metrics_token)
     install_edges(app, service, metrics)
     return app

@@ -11,7 +11,8 @@
   assistant can quote.
 
 Two transports: stdio (`serve_stdio`, the `ygo-rulings mcp` command a desktop assistant launches)
-and streamable HTTP at `/mcp` on the API (`mount`). The HTTP endpoint is stateless and answers in
+and streamable HTTP at `/mcp` on the API (`api.mcp_http`, which imports this module only when the
+app starts). The HTTP endpoint is stateless and answers in
 JSON (no sessions, no streams): any worker or replica answers any request, and the API's edge
 (body limit, time budget, request log, metrics) applies to it as to every route.
 """
@@ -20,26 +21,21 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import partial
 from typing import Any, TypeVar
 
 import anyio
-from fastapi import FastAPI
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
 from mcp.server.mcpserver.resources import FunctionResource
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
-from mcp.server.transport_security import TransportSecuritySettings
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, ValidationError
-from starlette.routing import Route
-from starlette.types import Receive, Scope, Send
 
 from api.contract import constraints, resolve
-from api.errors import envelope
 from api.mcp_tools import TOOLS, ToolSpec
 from api.routes.web import document_meta, resolve_document
 from api.safe_strings import escaped, string_problem, unsafe_json_strings
@@ -48,7 +44,6 @@ from kb.service import RulingsService
 
 A = TypeVar("A", bound=BaseModel)
 NAME = "ygo-rulings"
-PATH = "/mcp"
 # Root-level combinators: several assistants' tool-use APIs refuse an input schema that has them
 # (DeckRequest's "exactly one of deck and decks"); the service enforces it and says so.
 ROOT_COMBINATORS = ("anyOf", "oneOf", "allOf")
@@ -244,60 +239,3 @@ def guarded_read(read: Callable[[], str]) -> str:
 def serve_stdio(server: MCPServer[Any]) -> None:
     """Serve over this process's stdin and stdout until the client closes them."""
     anyio.run(server.run_stdio_async)
-
-
-class HttpEndpoint:
-    """The ASGI app at /mcp: the SDK's streamable HTTP transport, stateless with JSON answers.
-
-    The server is built and its session manager started while the API's lifespan runs (each
-    worker process starts its own); before that, or without a lifespan, /mcp answers 503."""
-
-    def __init__(self, service: RulingsService) -> None:
-        self.service = service
-        self.server: MCPServer[Any] | None = None
-
-    @asynccontextmanager
-    async def running(self) -> AsyncIterator[None]:
-        server = await anyio.to_thread.run_sync(build_server, self.service)
-        settings = self.service.settings
-        # Makes the server's session manager, which __call__ hands each request; the Starlette
-        # app it returns (whose lifespan would start the manager) is not mounted.
-        server.streamable_http_app(
-            streamable_http_path=PATH,
-            stateless_http=True,
-            json_response=True,
-            max_request_body_size=settings.max_body_bytes,
-            # The API answers any Host like its other routes (a proxy in front decides which
-            # names it serves); the KB is public and read-only.
-            transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
-        )
-        async with server.session_manager.run():
-            self.server = server
-            try:
-                yield
-            finally:
-                self.server = None
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if self.server is None:
-            response = envelope(503, "the MCP endpoint is not running (it starts with the app)")
-            await response(scope, receive, send)
-            return
-        await self.server.session_manager.handle_request(scope, receive, send)
-
-
-def mount(app: FastAPI, service: RulingsService) -> None:
-    """Serve MCP over streamable HTTP at /mcp, running while the app's lifespan does."""
-    endpoint = HttpEndpoint(service)
-    # POST only: a stateless server sends nothing unasked, so it offers no GET stream (the
-    # protocol's 405) and no session to DELETE; the app's 405 envelope names POST in Allow.
-    route = Route(PATH, endpoint=endpoint, methods=["POST"], include_in_schema=False)
-    app.router.routes.append(route)
-    outer = app.router.lifespan_context
-
-    @asynccontextmanager
-    async def lifespan(app_: Any) -> AsyncIterator[Any]:
-        async with endpoint.running(), outer(app_) as state:
-            yield state
-
-    app.router.lifespan_context = lifespan

@@ -97,6 +97,7 @@ class RulingsService:
         which a server that forks workers builds once, before the fork, so that the workers share
         them instead of each building its own on its first card or quiz request."""
         _ = self.answerer
+        _ = self._reasoner_status
         if everything:
             _ = self.card_service
             _ = self.question_bank
@@ -270,12 +271,17 @@ class RulingsService:
 
     def reasoner_status(self) -> list[dict[str, Any]]:
         """Every reasoner with whether the loaded KB enables it and what it needs."""
+        return [dict(r) for r in self._reasoner_status]
+
+    @cached_property
+    def _reasoner_status(self) -> tuple[dict[str, Any], ...]:
+        """`reasoner_status`, read once: the loaded KB never changes (each /health reads it)."""
         from kb.reason.registry import status
 
-        return [
+        return tuple(
             {"name": r.name, "enabled": r.enabled, "needs": r.needs}
             for r in status(self.kg, len(self.kg.of_type("Claim")))
-        ]
+        )
 
     # --- nodes ---------------------------------------------------------------------------
     def resolve(self, node_id: str) -> Node:

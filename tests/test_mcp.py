@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -31,6 +32,7 @@ from mcp_types import CallToolResult, ReadResourceResult, Resource, ResourceTemp
 from pydantic import BaseModel
 from tests_support import running_server  # type: ignore[import-not-found]
 
+from api import mcp_http
 from api.app import create_app
 from api.mcp_tools import TOOLS
 from kb.cards.banlist import Banlist
@@ -475,6 +477,7 @@ def test_http_keeps_the_time_budget(
 
     async def calls() -> tuple[httpx.Response, httpx.Response]:
         async with app.router.lifespan_context(app):
+            assert await app.state.mcp.started()  # the budget is the call's, not the start's
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
                 late = await http.post(
@@ -497,3 +500,57 @@ def test_mcp_is_off_the_openapi_and_waits_for_the_lifespan(hash_service: Rulings
     response = TestClient(app).post("/mcp", json=tool_call("banlist", {}), headers=RAW_HEADERS)
     assert response.status_code == 503
     assert response.json()["ok"] is False
+
+
+def test_the_app_starts_without_importing_the_sdk() -> None:
+    """The SDK's import (~0.8 s) is off the start: the app imports it in the background."""
+    code = "import sys, api.app; print(sorted(m for m in sys.modules if m.split('.')[0] == 'mcp'))"
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, "PYTHONPATH": PYTHONPATH},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    assert out.stdout.strip() == "[]"
+
+
+def test_a_call_sent_while_the_server_starts_waits_for_it(hash_service: RulingsService) -> None:
+    app = create_app(hash_service)
+
+    async def first_call() -> httpx.Response:
+        async with app.router.lifespan_context(app):
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+                return await http.post(
+                    "/mcp", json=tool_call("banlist", {"format": "edison"}), headers=RAW_HEADERS
+                )
+
+    response = anyio.run(first_call)
+    assert response.status_code == 200, response.text
+    assert response.json()["result"]["structuredContent"]["format"] == "edison"
+
+
+def test_a_server_that_cannot_start_is_a_503_naming_it(
+    hash_service: RulingsService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rest of the API keeps serving; /mcp says the endpoint could not start."""
+
+    def broken(service: RulingsService) -> Any:
+        raise RuntimeError("no tools today")
+
+    monkeypatch.setattr(mcp_http, "_build", broken)
+    app = create_app(hash_service)
+
+    async def calls() -> tuple[httpx.Response, httpx.Response]:
+        async with app.router.lifespan_context(app):
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+                mcp = await http.post("/mcp", json=tool_call("banlist", {}), headers=RAW_HEADERS)
+                return mcp, await http.get("/health")
+
+    mcp, health = anyio.run(calls)
+    assert mcp.status_code == 503
+    assert mcp.json()["error"] == "the MCP endpoint could not start: RuntimeError"
+    assert health.status_code == 200

@@ -114,11 +114,11 @@ def store_problem(target: Path, base_iri: str) -> str | None:
     try:
         if _checksums(target / "store") != meta.get("files"):
             return "is damaged (its files changed since it was written)"
-        count = len(ox.Store.read_only(str(target / "store")))
+        # The files are the ones written, so they hold the triples counted then: opening them
+        # is the check left (counting them again took a tenth of a second of every start).
+        ox.Store.read_only(str(target / "store"))
     except (OSError, RuntimeError, ValueError) as exc:
         return f"cannot be opened ({type(exc).__name__})"
-    if count != meta.get("triples"):
-        return f"holds {count} triples instead of {meta.get('triples')}"
     return None
 
 

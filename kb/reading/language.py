@@ -135,7 +135,10 @@ def language(code: str) -> Language:
     if code not in LANGUAGES:
         raise ValueError(f"no reader data for language {code!r}; known: {', '.join(LANGUAGES)}")
     # every scalar a string: "no", "on" and "yes" are words here, not booleans
-    raw = yaml.load((LANG_DIR / f"{code}.yaml").read_text(encoding="utf-8"), Loader=yaml.BaseLoader)
+    raw = yaml.load(
+        (LANG_DIR / f"{code}.yaml").read_text(encoding="utf-8"),
+        Loader=getattr(yaml, "CBaseLoader", yaml.BaseLoader),
+    )
     return Language(
         code=code,
         negators=_phrases(raw.get("negators")),

@@ -45,7 +45,9 @@ class Relation:
 
 @cache
 def relations() -> tuple[Relation, ...]:
-    raw = yaml.safe_load(RELATIONS.read_text(encoding="utf-8"))
+    raw = yaml.load(
+        RELATIONS.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    )
     return tuple(
         Relation(
             predicate=r["predicate"],

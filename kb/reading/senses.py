@@ -124,7 +124,10 @@ def _stemmed_senses(code: str) -> dict[str, tuple[tuple[Key, ...], ...]]:
     """Sense name → its phrases as keys, from the language's senses file."""
     lang = language(code)
     # every scalar a string: "no" and "on" are words here, not booleans
-    raw = yaml.load((SENSES_DIR / f"{code}.yaml").read_text("utf-8"), Loader=yaml.BaseLoader)
+    raw = yaml.load(
+        (SENSES_DIR / f"{code}.yaml").read_text("utf-8"),
+        Loader=getattr(yaml, "CBaseLoader", yaml.BaseLoader),
+    )
     return {
         str(name): tuple(
             dict.fromkeys(tuple(_key(w, lang) for w in str(p).split()) for p in phrases)
