@@ -510,12 +510,13 @@ def serve(
 
     from api.http_protocol import protocol_for
     from api.restarts import RestartCount
-    from api.workers import Supervisor, check_serving, listeners, load_for_fork
+    from api.workers import Supervisor, cap_malloc_arenas, check_serving, listeners, load_for_fork
 
     s = settings(
         data, corpus, model=model, embedder=embedder, host=host, port=port, workers=workers
     )
     count = guarded(lambda: check_serving(s))
+    cap_malloc_arenas(s.malloc_arenas)  # before any thread: uvicorn's, the snapshot writer's
     from api.cli_training import migrate_on_start
 
     migrate_on_start(s)

@@ -68,6 +68,8 @@ def worker_count(requested: int) -> int:
 
 def check_serving(settings: Settings) -> int:
     """The worker count, once the settings a worker would only reject after loading are sound."""
+    if settings.malloc_arenas < 0:
+        raise ValueError(f"malloc arenas must be 0 or more, got {settings.malloc_arenas}")
     if settings.answer_cache < 0:
         raise ValueError(f"answer cache size must be 0 or more, got {settings.answer_cache}")
     if settings.worker_restarts_per_minute < 0:
@@ -76,6 +78,24 @@ def check_serving(settings: Settings) -> int:
             f"got {settings.worker_restarts_per_minute}"
         )
     return worker_count(settings.workers)
+
+
+_M_ARENA_MAX = -8  # glibc's mallopt parameter
+
+
+def cap_malloc_arenas(count: int) -> bool:
+    """Let glibc's allocator use at most `count` arenas (0: leave its default), whether it did.
+
+    Call it before the process starts any thread: an arena is made for a thread when it first
+    allocates under contention, and stays. Elsewhere than glibc (musl, macOS) it does nothing."""
+    if count <= 0 or not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):
+        return False
+    return bool(mallopt(_M_ARENA_MAX, count))
 
 
 def threads_per_worker(count: int) -> int:

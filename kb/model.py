@@ -39,7 +39,7 @@ Authority = Literal["document", "curated", "inferred"]
 AUTHORITY_RANK: dict[str, int] = {"document": 3, "curated": 2, "inferred": 1}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Span:
     """A half-open character range [start, end) into one corpus document."""
 
@@ -48,7 +48,7 @@ class Span:
     end: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Node:
     """A graph node. Text-bearing nodes carry the exact source span they were parsed from."""
 
@@ -63,7 +63,7 @@ class Node:
     props: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Fact:
     """A typed edge. `source` is the id of the passage that states it (None only for structure)."""
 
@@ -75,7 +75,7 @@ class Fact:
     props: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Mention:
     """An entity found in a text: which node, where (offsets into that text) and how matched."""
 
@@ -86,7 +86,7 @@ class Mention:
     score: float = 1.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ParsedDocument:
     """Everything one document parses into: its nodes (document first) and structural facts."""
 

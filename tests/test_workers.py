@@ -27,6 +27,7 @@ from api.workers import (
     MIN_UPTIME_S,
     Supervisor,
     backoff,
+    cap_malloc_arenas,
     check_serving,
     listeners,
     threads_per_worker,
@@ -47,6 +48,21 @@ def test_worker_count_is_one_unless_asked() -> None:
         check_serving(Settings(answer_cache=-3))  # refused before anything loads
     with pytest.raises(ValueError, match="restarts per minute must be 0 or more, got -1"):
         check_serving(Settings(worker_restarts_per_minute=-1))
+    with pytest.raises(ValueError, match="malloc arenas must be 0 or more, got -1"):
+        check_serving(Settings(malloc_arenas=-1))
+
+
+def test_the_allocator_arenas_are_capped_in_a_fresh_process() -> None:
+    """glibc takes the cap (mallopt answers 1); 0 leaves the default and reports it did nothing.
+    In a child: the cap would stay on the test process otherwise."""
+    code = (
+        "from api.workers import cap_malloc_arenas as cap; "
+        "print(cap(0), cap(2) if __import__('sys').platform.startswith('linux') else True)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert out.stdout.split() == ["False", "True"]
 
 
 def test_a_worker_that_died_at_its_start_waits_longer_each_time() -> None:
