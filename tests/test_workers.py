@@ -27,7 +27,6 @@ from api.workers import (
     MIN_UPTIME_S,
     Supervisor,
     backoff,
-    cap_malloc_arenas,
     check_serving,
     listeners,
     threads_per_worker,
