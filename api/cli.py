@@ -517,9 +517,9 @@ def serve(
     )
     count = guarded(lambda: check_serving(s))
     cap_malloc_arenas(s.malloc_arenas)  # before any thread: uvicorn's, the snapshot writer's
-    from api.cli_training import migrate_on_start
+    from api.cli_training import migrate_aside
 
-    migrate_on_start(s)
+    migrated = migrate_aside(s)  # in a child, while this process loads the KB
     if count == 1:
         from api.app import create_app
         from api.runtime import load_runtime, save_snapshot_aside
@@ -530,6 +530,7 @@ def serve(
         app_ = create_app(
             runtime.service, stale_error=runtime.stale_error, repaired=runtime.repaired
         )
+        migrated()
         err.print(f"serving on http://{s.host}:{s.port} (docs at /docs)")
         uvicorn.run(
             app_,
@@ -548,6 +549,7 @@ def serve(
         fail(f"cannot listen on {s.host}:{s.port}: {exc}", 1)
     restarts = RestartCount()
     loaded = guarded(lambda: load_for_fork(s, restarts))
+    migrated()
     err.print(f"serving on http://{s.host}:{s.port} with {count} workers (docs at /docs)")
     raise typer.Exit(Supervisor(loaded, sockets, s, restarts).run())
 

@@ -152,3 +152,28 @@ def test_serve_migrates_first_and_only_warns_when_it_cannot(
     unreachable = "postgresql://nobody@127.0.0.1:1/none?connect_timeout=2"
     migrate_on_start(Settings(data_dir=tmp_path, database_url=unreachable))
     assert "training routes answer 503" in capsys.readouterr().err
+
+
+def test_serve_migrates_in_a_child_while_it_loads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The migration runs in a forked child; `serve` waits for it before serving, and stops
+    there when it failed on something other than an unusable database."""
+    import typer
+
+    from api import cli_training
+
+    wait = cli_training.migrate_aside(Settings(data_dir=tmp_path))
+    wait()
+    with sqlite3.connect(tmp_path / "training.sqlite3") as conn:
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert {"trainees", "answers", "reviews", "alembic_version"} <= tables
+
+    def broken(s: Settings) -> None:
+        raise RuntimeError("the disk caught fire")
+
+    monkeypatch.setattr(cli_training, "migrate_on_start", broken)
+    wait = cli_training.migrate_aside(Settings(data_dir=tmp_path / "other"))
+    with pytest.raises(typer.Exit) as stopped:
+        wait()
+    assert stopped.value.exit_code == 1
