@@ -53,8 +53,8 @@ _CONDITIONAL = frozenset({"condition", "time"})
 
 @dataclass(frozen=True)
 class StatementSettings:
-    """The matcher's tuned values (kb.config.Settings `statement_*`, fitted on the evaluation
-    sets by bench.calibrate)."""
+    """The matcher's tuned values (kb.config.Settings `statement_*`); bench.fit searches them on
+    half of the evaluation questions and reports the other half."""
 
     min_score: float = 0.95  # under this nothing the documents say decides the question
     lexical_weight: float = 0.35  # how much shared entities and stems add to the cosine
