@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import traceback
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -357,23 +356,12 @@ def migrate_aside(s: Any) -> Callable[[], None]:
     call it before serving. A migration that fails on something other than an unusable database
     stops the start there, as it would have inline. Where there is no fork, it migrates now."""
     from api import cli as base
+    from api.forked import in_child
 
     if not hasattr(os, "fork"):
         migrate_on_start(s)
         return lambda: None
-    sys.stdout.flush()
-    sys.stderr.flush()
-    pid = os.fork()
-    if pid == 0:  # the child: migrate, report on stderr, never return into `serve`
-        code = 1
-        try:
-            migrate_on_start(s)
-            code = 0
-        except BaseException:
-            traceback.print_exc()
-        finally:
-            sys.stderr.flush()
-            os._exit(code)
+    pid = in_child(lambda: migrate_on_start(s))
 
     def wait() -> None:
         _, status = os.waitpid(pid, 0)

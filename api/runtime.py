@@ -200,14 +200,9 @@ def save_snapshot_aside(service: RulingsService, settings: Settings) -> int | No
     or None when there is nothing to write."""
     if _unwritten(service, settings) is None:
         return None
-    pid = os.fork()
-    if pid == 0:
-        code = 1
-        try:
-            save_snapshot(service, settings)
-            code = 0
-        finally:
-            os._exit(code)
+    from api.forked import in_child
+
+    pid = in_child(lambda: save_snapshot(service, settings))
     threading.Thread(target=_reap, args=(pid,), name="snapshot-reaper", daemon=True).start()
     return pid
 

@@ -91,8 +91,7 @@ def cap_malloc_arenas(count: int) -> bool:
     if count <= 0 or not sys.platform.startswith("linux"):
         return False
     try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        mallopt = libc.mallopt
+        mallopt = ctypes.CDLL(None).mallopt
     except (OSError, AttributeError):
         return False
     return bool(mallopt(_M_ARENA_MAX, count))

@@ -3,9 +3,9 @@
 ``tokenizers`` holds multilingual-e5-small's 250,002-piece unigram model as a trie of ~280 MB
 in memory. This tokenizer keeps the whole vocabulary in a ``PieceTable`` (~12 MB of flat arrays,
 where a dict of the pieces took ~41 MB of Python objects in every worker) and runs the same
-Viterbi search per word in Python, with the words it has seen cached. The normaliser and the pre-tokeniser are still ``tokenizers``' own (read from the
-export's ``normalizer.json``, a tokenizer without its model), so the text it segments is the
-one ``tokenizers`` segments; special tokens in the text are split out first, as
+Viterbi search per word in Python, with the words it has seen cached. The normaliser and the
+pre-tokeniser are still ``tokenizers``' own (read from the export's ``normalizer.json``, a
+tokenizer without its model), so the text it segments is the one ``tokenizers`` segments; special tokens in the text are split out first, as
 ``tokenizers`` does with its added tokens.
 
 Same ids, piece for piece, as ``Tokenizer.encode(text).ids`` with truncation to
