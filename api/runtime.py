@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import contextlib
-import gc
 import logging
 import os
 import pickle
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -84,21 +81,6 @@ def make_embedder(settings: Settings) -> Embedder:
     return SentenceTransformerEmbedder(path, quantize=quantize)
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Start-up allocates the whole KB (every card's nodes and facts) in one go, which the cyclic
-    garbage collector would rescan again and again (~1.5 s of a 5 s start). Pause it, then freeze
-    what was loaded: those objects live as long as the process, and later collections skip them."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        if was:
-            gc.enable()
-
-
 def load_runtime(
     settings: Settings,
     embedder: Embedder | None = None,
@@ -111,7 +93,7 @@ def load_runtime(
     `warm`: build the service's linker, search index and reasoners now (a server, before it
     serves or forks), else on first use (a CLI command builds only what it asks for); `derived`:
     check (and repair) the SPARQL store and the exports (kb.store), which a query never reads."""
-    with _collector_paused():
+    with snapshot.collector_paused():
         runtime = _load_runtime(settings, embedder, derived)
         if warm:
             runtime.service.warm()
@@ -162,7 +144,7 @@ def _restored(settings: Settings, embedder: Embedder) -> RulingsService | None:
     )
     if found is None:
         return None
-    made[0].restore(found[1])
+    made[0].restore(found)
     return made[0]
 
 

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from ingest.corpus import corpus_hash
-from ingest.pipeline import ingest_corpus
 from kb.errors import ArtifactError, IngestError
 from kb.graph import KnowledgeGraph
 from kb.reading.lexicon import everyday_lexicon
@@ -38,6 +37,8 @@ class BuildReport:
 
 def build_kb(corpus_dir: Path, data_dir: Path) -> BuildReport:
     """Ingest the corpus and write a new artifact atomically (the old one stays on any error)."""
+    from ingest.pipeline import ingest_corpus  # the parsers: only a build imports them
+
     corpus = ingest_corpus(corpus_dir)
     kg = KnowledgeGraph(corpus.nodes, corpus.facts)
     nodes, edges = kg.counts()

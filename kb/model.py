@@ -2,8 +2,25 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
+from typing import Any, Literal, TypeVar
+
+_Record = TypeVar("_Record", bound=type)
+
+
+def pickled_by_fields(cls: _Record) -> _Record:
+    """Pickle instances as a call of the class with their fields in order. A frozen dataclass
+    with slots is otherwise restored by a ``__setstate__`` that looks its fields up again for
+    every object: twice as slow, which a snapshot of ~100k nodes and facts pays on every start."""
+    values = attrgetter(*(f.name for f in fields(cls)))
+
+    def __reduce__(self: Any) -> tuple[type, tuple[Any, ...]]:
+        return cls, values(self)
+
+    cls.__reduce__ = __reduce__  # type: ignore[assignment]
+    return cls
+
 
 NodeType = Literal[
     "Document",
@@ -39,6 +56,7 @@ Authority = Literal["document", "curated", "inferred"]
 AUTHORITY_RANK: dict[str, int] = {"document": 3, "curated": 2, "inferred": 1}
 
 
+@pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class Span:
     """A half-open character range [start, end) into one corpus document."""
@@ -48,6 +66,7 @@ class Span:
     end: int
 
 
+@pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class Node:
     """A graph node. Text-bearing nodes carry the exact source span they were parsed from."""
@@ -63,6 +82,7 @@ class Node:
     props: dict[str, Any] = field(default_factory=dict)
 
 
+@pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class Fact:
     """A typed edge. `source` is the id of the passage that states it (None only for structure)."""
@@ -75,6 +95,7 @@ class Fact:
     props: dict[str, Any] = field(default_factory=dict)
 
 
+@pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class Mention:
     """An entity found in a text: which node, where (offsets into that text) and how matched."""

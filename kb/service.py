@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from kb.answering.cache import AnswerCache, answer_key
 from kb.config import Settings
@@ -35,7 +36,38 @@ if TYPE_CHECKING:
     from kb.presentation.quiz import QuestionBank
     from kb.search.embedding import Embedder
     from kb.search.index import SearchIndex
+    from kb.snapshot import Snapshot
     from kb.training.service import TrainingService
+
+T = TypeVar("T")
+
+
+class built_part(Generic[T]):
+    """A part of the service built on first use and kept (as ``cached_property``), read from the
+    service's snapshot instead when it holds that part (kb.snapshot), built by the method when
+    it does not or the part does not read back."""
+
+    def __init__(self, build: Callable[[Any], T]) -> None:
+        self.build = build
+        self.name = build.__name__
+        self.__doc__ = build.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, instance: None, owner: type) -> built_part[T]: ...
+    @overload
+    def __get__(self, instance: object, owner: type) -> T: ...
+    def __get__(self, instance: object | None, owner: type) -> built_part[T] | T:
+        if instance is None:
+            return self
+        found: Snapshot | None = instance.__dict__.get("_snapshot")
+        value = found.part(self.name) if found is not None else None
+        if value is None:
+            value = self.build(instance)
+        instance.__dict__[self.name] = value  # the instance's attribute from now on
+        return value
 
 
 class RulingsService:
@@ -84,12 +116,10 @@ class RulingsService:
         """The parts built so far, by name."""
         return {name: self.__dict__[name] for name in self.PARTS if name in self.__dict__}
 
-    def restore(self, parts: dict[str, Any]) -> None:
-        """Take parts built by another process over the same build (`built_parts` of a service
-        with the same embedder and settings), instead of building them on first use."""
-        for name in self.PARTS:
-            if name in parts:
-                self.__dict__[name] = parts[name]
+    def restore(self, found: Snapshot) -> None:
+        """Read the parts from `found`, a snapshot of a service over the same build with the same
+        embedder and settings (kb.snapshot), on their first use instead of building them."""
+        self.__dict__["_snapshot"] = found
 
     def warm(self, everything: bool = False) -> None:
         """Build now what the queries build on first use: the linker, the search index and the
@@ -102,7 +132,7 @@ class RulingsService:
             _ = self.card_service
             _ = self.question_bank
 
-    @cached_property
+    @built_part
     def linker(self) -> Linker:
         """The entity linker over the graph's cards, concepts and formats."""
         from kb.reading.lexicon import linker_for
@@ -114,7 +144,7 @@ class RulingsService:
             self.artifact.manifest.get("everyday_words"),
         )
 
-    @cached_property
+    @built_part
     def index(self) -> SearchIndex:
         """Hybrid retrieval over the passages (dense with the embedder given, BM25, graph)."""
         from kb.search.index import SearchIndex
@@ -133,7 +163,7 @@ class RulingsService:
             claim_vectors,
         )
 
-    @cached_property
+    @built_part
     def answerer(self) -> Answerer:
         """Reads questions and runs the reasoners over the graph and the search index."""
         from kb.answering.answer import Answerer
@@ -439,7 +469,7 @@ class RulingsService:
         return write(builder.page(node), as_)
 
     # --- judge training ----------------------------------------------------------------------
-    @cached_property
+    @built_part
     def question_bank(self) -> QuestionBank:
         """Every question the KB supports (built once, on first use; deterministic)."""
         from kb.presentation.quiz import build_bank
@@ -530,7 +560,7 @@ class RulingsService:
         }
 
     # --- cards (kb.cards.service: one method per route and command) ---------------------------
-    @cached_property
+    @built_part
     def card_service(self) -> CardService:
         """Card search, legality, lists and deck checks over the graph's cards (built on first use)."""
         from kb.cards.service import CardService

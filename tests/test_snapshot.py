@@ -54,10 +54,11 @@ def test_a_snapshot_reads_back_with_live_objects_and_empty_memories(tmp_path: Pa
     other_live, other_later = object(), object()
     found = snapshot.read(path, {"live": other_live}, lambda head: {"later": other_later})
     assert found is not None
-    head, body = found
+    head = found.head
     assert head["n"] == 1 and head["helper"] is other_live
-    restored = body["counter"]
-    assert restored.helper is other_live and body["later"] is other_later
+    assert found.parts == ("counter", "later")
+    restored = found.part("counter")
+    assert restored.helper is other_live and found.part("later") is other_later
     assert restored.double.cache_info().currsize == 0
     assert restored.double.cache_parameters()["maxsize"] == 8
     assert restored.double(5) == 10 and restored.double(5) == 10 and restored.calls == 2
@@ -69,7 +70,7 @@ def test_a_damaged_snapshot_is_not_read_and_is_removed(tmp_path: Path, damage: s
     snapshot.write(path, {"a": list(range(1000))}, {"b": "x" * 1000}, {})
     raw = bytearray(path.read_bytes())
     if damage == "flip":
-        raw[len(raw) // 2] ^= 0xFF
+        raw[len(raw) // 4] ^= 0xFF
     elif damage == "truncate":
         raw = raw[: len(raw) - 10]
     else:
@@ -77,6 +78,34 @@ def test_a_damaged_snapshot_is_not_read_and_is_removed(tmp_path: Path, damage: s
     path.write_bytes(bytes(raw))
     assert snapshot.read(path, {}, lambda head: {}) is None
     assert not path.exists()
+
+
+def test_a_damaged_part_is_none_and_removes_the_snapshot(tmp_path: Path) -> None:
+    """The head reads back; a part whose section is damaged is not read (the caller builds
+    it) and the file goes; a part never asked for is never read."""
+    path = tmp_path / "snap-d.pickle"
+    snapshot.write(path, {"a": 1}, {"first": "x" * 1000, "second": "y" * 1000}, {})
+    raw = bytearray(path.read_bytes())
+    raw[-10] ^= 0xFF  # inside the last section
+    path.write_bytes(bytes(raw))
+    found = snapshot.read(path, {}, lambda head: {})
+    assert found is not None and found.head == {"a": 1}
+    assert found.part("first") == "x" * 1000 and path.exists()
+    assert found.part("second") is None and not path.exists()
+    assert found.part("missing") is None
+
+
+def test_a_part_pointing_at_another_reads_that_one_first_and_shares_it(tmp_path: Path) -> None:
+    path = tmp_path / "snap-e.pickle"
+    shared = ["linker"]
+    head = {"graph": ["g"], "vectors": (["v0"], ["v1"])}
+    parts = {"linker": shared, "index": {"linker": shared, "v": head["vectors"][1]}}
+    snapshot.write(path, head, parts, {})
+    found = snapshot.read(path, {}, lambda head: {})
+    assert found is not None
+    index = found.part("index")
+    assert index["linker"] is found.part("linker") and index["linker"] == ["linker"]
+    assert index["v"] is found.head["vectors"][1]
 
 
 def test_a_snapshot_naming_a_live_object_not_given_is_not_read(tmp_path: Path) -> None:
@@ -89,13 +118,13 @@ def test_a_snapshot_naming_a_live_object_not_given_is_not_read(tmp_path: Path) -
 def test_only_the_newest_snapshots_are_kept(tmp_path: Path) -> None:
     for n in range(4):
         path = tmp_path / f"{snapshot.PREFIX}{n}{snapshot.SUFFIX}"
-        snapshot.write(path, n, n, {})
+        snapshot.write(path, n, {}, {})
         os.utime(path, (time.time() - 10 + n, time.time() - 10 + n))
     kept = sorted(p.name for p in tmp_path.glob(f"{snapshot.PREFIX}*"))
     assert kept == [f"{snapshot.PREFIX}{n}{snapshot.SUFFIX}" for n in (2, 3)]
     # the one just written stays, whatever its time
     os.utime(tmp_path / f"{snapshot.PREFIX}3{snapshot.SUFFIX}", (time.time() + 99,) * 2)
-    snapshot.write(tmp_path / f"{snapshot.PREFIX}4{snapshot.SUFFIX}", 4, 4, {})
+    snapshot.write(tmp_path / f"{snapshot.PREFIX}4{snapshot.SUFFIX}", 4, {}, {})
     kept = sorted(p.name for p in tmp_path.glob(f"{snapshot.PREFIX}*"))
     assert kept == [f"{snapshot.PREFIX}{n}{snapshot.SUFFIX}" for n in (3, 4)]
 
@@ -159,16 +188,21 @@ def test_a_service_read_from_its_snapshot_answers_as_the_one_built(data_copy: Pa
     assert save_snapshot(built, s) is None  # written once per build, code and settings
 
     restored = load_runtime(s, warm=False).service
-    assert set(vars(restored)) >= set(RulingsService.PARTS)  # nothing left to build
+    found = vars(restored)["_snapshot"]
+    assert found.parts == RulingsService.PARTS  # nothing left to build
+    # a part is read on first use, with the parts it points at, and not before
+    assert not set(vars(restored)) & set(RulingsService.PARTS)
+    restored.ask(QUESTIONS[2])
     assert restored.answerer.index is restored.index and restored.index.linker is restored.linker
+    assert not {"card_service", "question_bank"} & set(vars(restored))
     assert restored.embedder is built.embedder or type(restored.embedder) is type(built.embedder)
     assert answers(restored) == answers(built)
 
     # a serving setting reads the same snapshot; a setting of the parts builds them again
     served = load_runtime(replace(s, port=1234, answer_cache=0), warm=False).service
-    assert "answerer" in vars(served)
+    assert "_snapshot" in vars(served)
     other = load_runtime(replace(s, claim_min_score=s.claim_min_score + 0.01), warm=False)
-    assert "answerer" not in vars(other.service)
+    assert "_snapshot" not in vars(other.service)
 
 
 def test_no_snapshot_is_read_or_written_when_they_are_off(data_copy: Path) -> None:

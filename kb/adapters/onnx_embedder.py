@@ -34,6 +34,7 @@ from kb.adapters.onnx_export import (
     FLOAT_MODEL,
     INT8_MODEL,
     NORMALIZER_FILE,
+    PIECES_FILE,
     VOCAB_FILE,
     WORD_TABLE,
 )
@@ -155,11 +156,14 @@ class OnnxEncoder:
             raise OnnxUnavailable(f"{graph}: ONNX Runtime cannot run it: {exc}") from exc
 
     def _open_tokenizer(self, folder: Path, export: Path) -> Any:
-        if (export / VOCAB_FILE).is_file():
+        if (export / VOCAB_FILE).is_file() and (export / PIECES_FILE).is_file():
             from kb.adapters.unigram_tokenizer import UnigramTokenizer
 
             return UnigramTokenizer(
-                export / VOCAB_FILE, export / NORMALIZER_FILE, self.spec.max_length
+                export / VOCAB_FILE,
+                export / PIECES_FILE,
+                export / NORMALIZER_FILE,
+                self.spec.max_length,
             )
         return _FullTokenizer(folder / "tokenizer.json", self.spec.max_length)
 

@@ -12,8 +12,10 @@
   The graphs take the looked-up rows (``inputs_embeds``), not ids: the runner maps the file with
   random-access advice, so only the rows the queries use become resident (inside ONNX Runtime
   the mapping's read-ahead made most of the 384 MB file resident after 148 questions);
-* ``vocab.json`` and ``normalizer.json``: the unigram vocabulary and the tokenizer without its
-  model, for the lean tokenizer (``unigram_tokenizer``), when the folder's tokenizer is unigram;
+* ``pieces.bin``, ``vocab.json`` and ``normalizer.json``: the unigram vocabulary (the pieces and
+  their scores as ``unigram_tokenizer.PieceTable``'s file; the special ids and tokens) and the
+  tokenizer without its model, for the lean tokenizer (``unigram_tokenizer``), when the folder's
+  tokenizer is unigram;
 * ``export.json``: what was exported, and how the graphs agree with the float32 torch runner.
 
 The graphs take ``inputs_embeds`` (float32, ``[batch, tokens, hidden]``, no padding: every
@@ -46,14 +48,16 @@ from kb.adapters.onnx_graph import (
     float_linear,
     mixed_int8_linear,
 )
+from kb.adapters.unigram_tokenizer import PieceTable
 
-EXPORT_VERSION = 1
+EXPORT_VERSION = 2  # 2: the vocabulary's pieces in pieces.bin
 EXPORT_DIR = "onnx"
 EXPORT_RECORD = "export.json"
 INT8_MODEL = "model-int8.onnx"
 FLOAT_MODEL = "model-float.onnx"
 WORD_TABLE = "word_embeddings.f32"
 VOCAB_FILE = "vocab.json"
+PIECES_FILE = "pieces.bin"
 NORMALIZER_FILE = "normalizer.json"
 
 # Questions like the users' (pt and en), none of them calibration texts.
@@ -99,10 +103,11 @@ def read_weights(folder: Path) -> dict[str, Floats]:
 
 
 def lean_tokenizer_files(tokenizer_json: Mapping[str, Any]) -> dict[str, Any] | None:
-    """``vocab.json`` and ``normalizer.json`` contents for a unigram tokenizer, else None.
+    """``pieces.bin`` (bytes), ``vocab.json`` and ``normalizer.json`` contents for a unigram
+    tokenizer, else None.
 
-    The vocabulary is kept whole (pieces, scores, special ids); the normaliser file is the
-    tokenizer with an empty model, read only for its normaliser and pre-tokeniser.
+    The vocabulary is kept whole (every piece with its score, the special ids); the normaliser
+    file is the tokenizer with an empty model, read only for its normaliser and pre-tokeniser.
     """
     model = tokenizer_json.get("model") or {}
     if model.get("type") != "Unigram" or model.get("byte_fallback"):
@@ -121,8 +126,6 @@ def lean_tokenizer_files(tokenizer_json: Mapping[str, Any]) -> dict[str, Any] | 
     single = tokenizer_json["post_processor"]["single"]
     bos, eos = (special[single[i]["SpecialToken"]["id"]] for i in (0, -1))
     vocab = {
-        "pieces": pieces,
-        "scores": scores,
         "unk_id": int(model["unk_id"]),
         "bos_id": int(bos),
         "eos_id": int(eos),
@@ -134,7 +137,11 @@ def lean_tokenizer_files(tokenizer_json: Mapping[str, Any]) -> dict[str, Any] | 
         "post_processor": None,
         "model": {"type": "WordLevel", "vocab": {"<unk>": 0}, "unk_token": "<unk>"},
     }
-    return {VOCAB_FILE: vocab, NORMALIZER_FILE: normalizer}
+    return {
+        PIECES_FILE: PieceTable.encode(pieces, scores),
+        VOCAB_FILE: vocab,
+        NORMALIZER_FILE: normalizer,
+    }
 
 
 # ------------------------------------------------------------------------- export
@@ -188,7 +195,10 @@ def _write_tokenizer_files(folder: Path, out: Path) -> bool:
     if files is None:
         return False
     for name, content in files.items():
-        (out / name).write_text(json.dumps(content, ensure_ascii=False), encoding="utf-8")
+        if isinstance(content, bytes):
+            (out / name).write_bytes(content)
+        else:
+            (out / name).write_text(json.dumps(content, ensure_ascii=False), encoding="utf-8")
     return True
 
 

@@ -1,12 +1,13 @@
 """A lean unigram (SentencePiece-style) tokenizer giving the same ids as ``tokenizers``.
 
 ``tokenizers`` holds multilingual-e5-small's 250,002-piece unigram model as a trie of ~280 MB
-in memory. This tokenizer keeps the whole vocabulary in a ``PieceTable`` (~12 MB of flat arrays,
-where a dict of the pieces took ~41 MB of Python objects in every worker) and runs the same
-Viterbi search per word in Python, with the words it has seen cached. The normaliser and the
+in memory. This tokenizer keeps the whole vocabulary in a ``PieceTable``: one ~9 MB file the
+export writes, mapped read-only (a dict of the pieces took ~41 MB of Python objects in every
+worker, and parsing them from JSON a fifth of a second of every start), and runs the same Viterbi
+search per word in Python, with the words it has seen cached. The normaliser and the
 pre-tokeniser are still ``tokenizers``' own (read from the export's ``normalizer.json``, a
-tokenizer without its model), so the text it segments is the one ``tokenizers`` segments; special tokens in the text are split out first, as
-``tokenizers`` does with its added tokens.
+tokenizer without its model), so the text it segments is the one ``tokenizers`` segments;
+special tokens in the text are split out first, as ``tokenizers`` does with its added tokens.
 
 Same ids, piece for piece, as ``Tokenizer.encode(text).ids`` with truncation to
 ``max_length`` (a tested invariant over the corpus, the evaluation questions and odd strings).
@@ -15,51 +16,107 @@ Same ids, piece for piece, as ``Tokenizer.encode(text).ids`` with truncation to
 from __future__ import annotations
 
 import json
+import mmap
 import re
-from array import array
+import struct
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import accumulate
 from pathlib import Path
 from typing import Any
+from zlib import crc32
 
 import numpy as np
 
 UNK_PENALTY = 10.0  # tokenizers' kUnkPenalty: an unknown character scores min_score - 10
 WORD_CACHE = 50_000
 FILTER_BITS = 1 << 22  # the piece table's bit filter: ~1.5 % of the bits set by 250k pieces
+PIECES_MAGIC = b"YGOPT\x00\x00\x01"
+# magic, piece count, longest piece (characters), joined bytes, lowest score
+_HEADER = struct.Struct("<8sQQQd")
 
 
 class PieceTable:
-    """Piece → id over a whole vocabulary, in flat arrays instead of a dict of Python objects.
+    """Piece → id and score over a whole vocabulary, in one file mapped read-only.
 
-    The pieces' hashes are kept sorted (with each one's id); a lookup finds the text's hash by
-    bisection and confirms the piece against the pieces' text, joined into one string, so a hash
-    collision never gives a wrong id. A bit filter over the hashes first turns away most texts
-    that are no piece (most of the substrings the Viterbi search tries) without a bisection.
-    Hashes are this process's own (``hash``), so the table is built where it is used.
+    The file (``PieceTable.encode`` writes it when the model is exported) holds the pieces'
+    hashes (CRC-32 of their UTF-8 bytes) sorted, each one's id, the pieces' bytes joined with
+    their offsets, the pieces' scores, and a bit filter over the hashes. A lookup turns away most
+    texts that are no piece (most of the substrings the Viterbi search tries) at the filter, then
+    finds the hash by bisection and confirms the piece against its bytes, so a hash collision
+    never gives a wrong id. Opening it is a few views over the mapping (no parsing, no Python
+    object per piece), and processes mapping the same file share its pages.
     """
 
-    def __init__(self, pieces: Sequence[str]) -> None:
-        hashes = np.fromiter((hash(piece) for piece in pieces), dtype=np.int64, count=len(pieces))
+    def __init__(self, data: memoryview) -> None:
+        """The table over ``data`` (a file's content as ``encode`` wrote it); ValueError if not."""
+        if len(data) < _HEADER.size or bytes(data[: len(PIECES_MAGIC)]) != PIECES_MAGIC:
+            raise ValueError("not a piece table (bad magic)")
+        _, count, longest, blob, min_score = _HEADER.unpack_from(data)
+        sizes = [count * 4, count * 4, (count + 1) * 8, count * 8]  # hashes, ids, starts, scores
+        bounds = list(accumulate((_padded(n) for n in sizes), initial=_HEADER.size))
+        if len(data) != bounds[-1] + FILTER_BITS // 8 + blob:
+            raise ValueError("not a piece table (truncated or padded)")
+        hashes, ids, starts, scores = (
+            data[at : at + n] for at, n in zip(bounds, sizes, strict=False)
+        )
+        self._hashes = hashes.cast("I")
+        self._ids = ids.cast("i")
+        self._starts = starts.cast("Q")
+        self.scores = scores.cast("d")
+        self._filter = data[bounds[-1] : bounds[-1] + FILTER_BITS // 8]
+        self._blob = data[bounds[-1] + FILTER_BITS // 8 :]
+        if self._starts[count] != blob:
+            raise ValueError("not a piece table (bad offsets)")
+        self.longest = int(longest)
+        self.min_score = float(min_score)
+
+    @classmethod
+    def open(cls, path: Path) -> PieceTable:
+        """The table in the file at ``path``, mapped read-only; ValueError naming it if damaged."""
+        try:
+            with open(path, "rb") as file:
+                mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+            return cls(memoryview(mapped))
+        except ValueError as exc:  # an empty file cannot be mapped either
+            raise ValueError(f"{path}: {exc}") from exc
+
+    @staticmethod
+    def encode(pieces: Sequence[str], scores: Sequence[float]) -> bytes:
+        """The file content of the table of ``pieces`` (in id order) and their ``scores``."""
+        raw = [piece.encode("utf-8") for piece in pieces]
+        hashes = np.fromiter((crc32(r) for r in raw), dtype=np.uint32, count=len(raw))
         order = np.argsort(hashes, kind="stable")
-        self._hashes = array("q", hashes[order].tobytes())
-        self._ids = array("i", order.astype(np.int32).tobytes())
-        self._text = "".join(pieces)
-        self._starts = array("q", accumulate((len(p) for p in pieces), initial=0))
-        bits = hashes & (FILTER_BITS - 1)
+        starts = np.fromiter(accumulate((len(r) for r in raw), initial=0), dtype=np.uint64)
+        bits = hashes.astype(np.int64) & (FILTER_BITS - 1)
         mask = np.zeros(FILTER_BITS // 8, dtype=np.uint8)
         np.bitwise_or.at(mask, bits >> 3, (1 << (bits & 7)).astype(np.uint8))
-        self._filter = mask.tobytes()
-        self.longest = max((len(p) for p in pieces), default=0)
+        blob = b"".join(raw)
+        values = np.asarray(scores, dtype=np.float64)
+        header = _HEADER.pack(
+            PIECES_MAGIC,
+            len(raw),
+            max((len(p) for p in pieces), default=0),
+            len(blob),
+            float(values.min()) if len(values) else 0.0,
+        )
+        sections = [
+            hashes[order].astype("<u4").tobytes(),
+            order.astype("<i4").tobytes(),
+            starts.astype("<u8").tobytes(),
+            values.astype("<f8").tobytes(),
+        ]
+        padded = [s + bytes(_padded(len(s)) - len(s)) for s in sections]
+        return header + b"".join(padded) + mask.tobytes() + blob
 
     def __len__(self) -> int:
         return len(self._ids)
 
     def get(self, text: str) -> int | None:
         """The id of the piece ``text``, or None."""
-        value = hash(text)
+        raw = text.encode("utf-8")
+        value = crc32(raw)
         bit = value & (FILTER_BITS - 1)
         if not self._filter[bit >> 3] >> (bit & 7) & 1:
             return None
@@ -67,26 +124,33 @@ class PieceTable:
         at = bisect_left(hashes, value)
         while at < len(hashes) and hashes[at] == value:
             index = self._ids[at]
-            if self._text[self._starts[index] : self._starts[index + 1]] == text:
+            if self._blob[self._starts[index] : self._starts[index + 1]] == raw:
                 return index
             at += 1
         return None
 
 
+def _padded(size: int) -> int:
+    return -(-size // 8) * 8
+
+
 class UnigramTokenizer:
     """Text → token ids with ``<s> … </s>``, for one unigram vocabulary."""
 
-    def __init__(self, vocab_file: Path, normalizer_file: Path, max_length: int) -> None:
-        """Read ``vocab.json`` and ``normalizer.json`` (written by ``onnx_export``)."""
+    def __init__(
+        self, vocab_file: Path, pieces_file: Path, normalizer_file: Path, max_length: int
+    ) -> None:
+        """Read ``vocab.json``, ``pieces.bin`` and ``normalizer.json`` (written by
+        ``onnx_export``)."""
         from tokenizers import Tokenizer
 
         data = json.loads(Path(vocab_file).read_text(encoding="utf-8"))
-        self._pieces = PieceTable(data["pieces"])
-        self._scores = array("d", (float(s) for s in data["scores"]))
+        self._pieces = PieceTable.open(Path(pieces_file))
+        self._scores = self._pieces.scores
         self.unk_id = int(data["unk_id"])
         self.bos_id = int(data["bos_id"])
         self.eos_id = int(data["eos_id"])
-        self._unk_score = min(self._scores) - UNK_PENALTY
+        self._unk_score = self._pieces.min_score - UNK_PENALTY
         self.max_length = max_length
         self._added = _added_token_pattern(data["added_tokens"])
         shell = Tokenizer.from_file(str(normalizer_file))

@@ -24,7 +24,13 @@ from kb.adapters.onnx_embedder import (
     OnnxUnavailable,
     onnx_or_fallback,
 )
-from kb.adapters.onnx_export import EXPORT_DIR, INT8_MODEL, NORMALIZER_FILE, VOCAB_FILE
+from kb.adapters.onnx_export import (
+    EXPORT_DIR,
+    INT8_MODEL,
+    NORMALIZER_FILE,
+    PIECES_FILE,
+    VOCAB_FILE,
+)
 from kb.adapters.unigram_tokenizer import UnigramTokenizer
 from kb.config import Settings
 from kb.evaluation import evaluate_search, read_jsonl
@@ -85,7 +91,9 @@ def test_lean_tokenizer_gives_the_same_ids(prepared: PreparedModel) -> None:
     full = Tokenizer.from_file(str(prepared.path / "tokenizer.json"))
     full.enable_truncation(max_length=512)
     export = prepared.path / EXPORT_DIR
-    lean = UnigramTokenizer(export / VOCAB_FILE, export / NORMALIZER_FILE, 512)
+    lean = UnigramTokenizer(
+        export / VOCAB_FILE, export / PIECES_FILE, export / NORMALIZER_FILE, 512
+    )
     files = [*sorted((REPO / "corpus").glob("*.txt")), REPO / "corpus" / "glossary.yaml"]
     corpus = [
         line
