@@ -20,7 +20,7 @@ from functools import partial
 from rapidfuzz import fuzz, process
 
 from kb.ids import fold
-from kb.model import Mention
+from kb.model import Mention, pickled_by_fields
 from kb.search.analysis import STOP_WORDS
 
 _WORD = re.compile(r"[a-z0-9]+")
@@ -35,7 +35,8 @@ _CLOSE_QUOTES = "\"'”’»"
 _PREFIX = 4
 
 
-@dataclass(frozen=True)
+@pickled_by_fields
+@dataclass(frozen=True, slots=True)
 class _Name:
     words: tuple[str, ...]
     entity: str
