@@ -1,10 +1,12 @@
-"""Fit the statement matcher's tuned values (`Settings.statement_*`) on the evaluation sets.
+"""Fit the answerer's tuned values on the evaluation sets: the statement matcher's
+(`Settings.statement_*`), the claim reader's (`claim_*`) and the order matcher's (`order_*`).
 
 A coordinate search: each value in turn takes each candidate of its grid, the others held,
 and keeps the one that answers the most questions right, summed over both columns (today's
-build and the documents alone, `bench.variants`); ties keep the value it had. Every question of
-the sets (``qa*``, ``real_*``, ``nonsense*``, both sides of ``pairs``; a null verdict expected
-counts as right when the answer is null) is asked at every step: ~40 s a step on this machine.
+build and the documents alone, `bench.variants`; the claims' values only move the first); ties
+keep the value it had. Every question of the sets (``qa*``, ``real_*``, ``nonsense*``, both
+sides of ``pairs``; a null verdict expected counts as right when the answer is null) is asked at
+every step: ~40 s a step on this machine.
 
 The questions are split in two halves by a hash of their text: the search sees one half only, and
 the report gives what the chosen values do on the other half, which the search never saw, beside
@@ -27,21 +29,59 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bench.quality import REPO, find_sets, git_commit
+from kb.answering.claims import ClaimSettings
 from kb.evaluation import read_jsonl
+from kb.reason.order import OrderSettings
+from kb.reason.statement_match import StatementSettings
 
 T = TypeVar("T")
 
-# The candidates of each value (today's default is among them).
+# The candidates of each value, as "<group>.<field>" of `Tuned` (today's default is among them).
 GRID: dict[str, tuple[float, ...]] = {
-    "min_score": (0.9, 0.92, 0.95, 0.98, 1.0),
-    "lexical_weight": (0.25, 0.3, 0.35, 0.4, 0.45),
-    "context_weight": (0.05, 0.1, 0.15, 0.2, 0.25),
-    "tie_margin": (0.0, 0.01, 0.02, 0.04),
-    "other_format_penalty": (0.0, 0.03, 0.06, 0.1),
-    "amount_margin": (0.04, 0.08, 0.1, 0.12, 0.16),
-    "override_margin": (0.04, 0.08, 0.12, 0.16),
+    "statement.min_score": (0.9, 0.92, 0.95, 0.98, 1.0),
+    "statement.lexical_weight": (0.25, 0.3, 0.35, 0.4, 0.45),
+    "statement.context_weight": (0.05, 0.1, 0.15, 0.2, 0.25),
+    "statement.tie_margin": (0.0, 0.01, 0.02, 0.04),
+    "statement.other_format_penalty": (0.0, 0.03, 0.06, 0.1),
+    "statement.amount_margin": (0.04, 0.08, 0.1, 0.12, 0.16),
+    "statement.override_margin": (0.04, 0.08, 0.12, 0.16),
+    "claim.min_score": (0.82, 0.84, 0.86, 0.88, 0.9),
+    "claim.same_topic": (0.9, 0.92, 0.94, 0.96),
+    "claim.format_margin": (0.1, 0.15, 0.2),
+    "claim.general_penalty": (0.0, 0.02, 0.04),
+    "claim.other_format_penalty": (0.0, 0.03, 0.06),
+    "claim.card_bonus": (0.03, 0.06, 0.09),
+    "claim.asked_weight": (0.5, 1.0, 1.5),
+    "claim.other_case": (0.04, 0.08, 0.12),
+    "claim.class_penalty": (0.0, 0.05, 0.1),
+    "order.min_fit": (0.5, 0.6, 0.7),
+    "order.tie_margin": (0.02, 0.05, 0.1),
 }
 COLUMNS = ("curated", "documents-alone")
+
+
+@dataclass(frozen=True)
+class Tuned:
+    """Every tuned value the search moves, by the part that reads it."""
+
+    statement: StatementSettings
+    claim: ClaimSettings
+    order: OrderSettings
+
+
+def value_of(tuned: Any, key: str) -> Any:
+    """The value at `key` ("<group>.<field>", or a plain field name)."""
+    for part in key.split("."):
+        tuned = getattr(tuned, part)
+    return tuned
+
+
+def with_value(tuned: T, key: str, value: float) -> T:
+    """`tuned` with the value at `key` replaced (frozen dataclasses, nested by the dots)."""
+    head, _, rest = key.partition(".")
+    if not rest:
+        return replace(tuned, **{head: value})  # type: ignore[type-var]
+    return replace(tuned, **{head: with_value(getattr(tuned, head), rest, value)})  # type: ignore[type-var]
 
 
 @dataclass(frozen=True)
@@ -79,9 +119,9 @@ def coordinate_search(
         moved = False
         for name, values in grid.items():
             for value in values:
-                if getattr(best, name) == value:
+                if value_of(best, name) == value:
                     continue
-                candidate = replace(best, **{name: value})  # type: ignore[type-var]
+                candidate = with_value(best, name, value)
                 got = score(candidate)
                 kept = got > best_score
                 trials.append(Trial(name, value, got, kept))
@@ -106,14 +146,16 @@ def evaluation_items(folder: Path) -> list[Item]:
     return items
 
 
-def right_answers(services: Mapping[str, Any], settings: Any, items: Iterable[Item]) -> set[int]:
-    """The indices (column, item) answered right with these matcher settings, as one int each."""
+def right_answers(services: Mapping[str, Any], tuned: Tuned, items: Iterable[Item]) -> set[int]:
+    """The indices (column, item) answered right with these values, as one int each."""
     items = list(items)
     right: set[int] = set()
     for c, service in enumerate(services.values()):
-        matcher = service.answerer.statements
-        matcher.settings = settings
-        matcher._last_candidates = None  # its one-question memory
+        answerer = service.answerer
+        answerer.statements.settings = tuned.statement
+        answerer.statements._last_candidates = None  # its one-question memory
+        answerer.claims.settings = tuned.claim
+        answerer.orders.settings = tuned.order
         for i, item in enumerate(items):
             answer = service.answerer.answer(item.question, item.format, 5)
             if answer["verdict"] == item.verdict:
@@ -153,7 +195,8 @@ def run(data: Path, passes: int) -> dict[str, Any]:
     items = evaluation_items(REPO / "tests" / "data")
     fitted = {i for i, item in enumerate(items) if item.fitted}
     n = len(items)
-    start = next(iter(services.values())).answerer.statements.settings
+    answerer = next(iter(services.values())).answerer
+    start = Tuned(answerer.statements.settings, answerer.claims.settings, answerer.orders.settings)
     seen: dict[Any, set[int]] = {}
 
     def answered(settings: Any) -> set[int]:
@@ -175,9 +218,13 @@ def run(data: Path, passes: int) -> dict[str, Any]:
         return sum(v for k, v in counts.items() if k.endswith(":" + half))
 
     changed = {
-        f.name: {"from": getattr(start, f.name), "to": getattr(chosen, f.name)}
-        for f in fields(start)
-        if getattr(start, f.name) != getattr(chosen, f.name)
+        key: {"from": value_of(start, key), "to": value_of(chosen, key)}
+        for key in (
+            f"{group.name}.{f.name}"
+            for group in fields(start)
+            for f in fields(getattr(start, group.name))
+        )
+        if value_of(start, key) != value_of(chosen, key)
     }
     return {
         "commit": git_commit(),
@@ -206,7 +253,7 @@ def render(result: dict[str, Any]) -> str:
     if not result["changed"]:
         lines.append("every value is locally best: none changed")
     for name, change in result["changed"].items():
-        env = "YGO_STATEMENT_" + name.upper()
+        env = "YGO_" + name.replace(".", "_").upper()
         lines.append(f"  {name} ({env}): {change['from']} -> {change['to']}")
     for key, change in sorted(result["per_set"].items()):
         lines.append(f"  {key}: {change['before']} -> {change['after']}")

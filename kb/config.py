@@ -153,6 +153,9 @@ class Settings:
     statement_tie_margin: float = _setting(
         0.01, "Statements scoring this close with opposite verdicts decide nothing."
     )
+    statement_other_format_penalty: float = _setting(
+        0.03, "Lowers a statement of another format than the one asked (today's rules if none)."
+    )
     statement_amount_margin: float = _setting(
         0.08,
         "A statement giving an amount of what the question counts, scoring this close to the "

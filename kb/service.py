@@ -182,6 +182,7 @@ class RulingsService:
                 lexical_weight=s.statement_lexical_weight,
                 context_weight=s.statement_context_weight,
                 tie_margin=s.statement_tie_margin,
+                other_format_penalty=s.statement_other_format_penalty,
                 amount_margin=s.statement_amount_margin,
                 override_margin=s.statement_override_margin,
                 exclusive_min=s.statement_exclusive_min,

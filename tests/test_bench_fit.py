@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bench.fit import GRID, Item, coordinate_search, evaluation_items
+from bench.fit import GRID, Item, Tuned, coordinate_search, evaluation_items, value_of, with_value
 from bench.quality import REPO
+from kb.answering.claims import ClaimSettings
+from kb.config import Settings
+from kb.reason.order import OrderSettings
 from kb.reason.statement_match import StatementSettings
 
 
@@ -32,10 +35,22 @@ def test_the_search_finds_each_best_value_and_keeps_ties() -> None:
     assert flat == Two()  # a tie keeps the value it had
 
 
-def test_the_grid_names_the_matchers_values_and_holds_todays() -> None:
-    today = StatementSettings()
+def test_the_grid_names_the_answerers_values_and_holds_todays() -> None:
+    today = Tuned(StatementSettings(), ClaimSettings(), OrderSettings())
+    settings = Settings()
     for name, values in GRID.items():
-        assert getattr(today, name) in values, name
+        assert value_of(today, name) in values, name
+        # each is a setting of the service (YGO_<GROUP>_<FIELD>) with the same default
+        assert getattr(settings, name.replace(".", "_")) == value_of(today, name), name
+    assert {name.split(".")[0] for name in GRID} == {"statement", "claim", "order"}
+
+
+def test_a_nested_value_is_replaced_and_nothing_else() -> None:
+    today = Tuned(StatementSettings(), ClaimSettings(), OrderSettings())
+    moved = with_value(today, "claim.min_score", 0.9)
+    assert moved.claim.min_score == 0.9 and value_of(moved, "claim.min_score") == 0.9
+    assert moved.statement == today.statement and moved.order == today.order
+    assert moved.claim == ClaimSettings(min_score=0.9)
 
 
 def test_every_question_is_asked_and_the_halves_are_stable() -> None:
