@@ -153,7 +153,10 @@ def _head_names(head: object) -> dict[str, object]:
         names[f"{HEAD}.{key}"] = value
         if isinstance(value, tuple):
             names.update({f"{HEAD}.{key}.{i}": item for i, item in enumerate(value)})
-    return names
+    # a name stands for one object: never for None, a number or a string any part may hold too
+    return {
+        k: v for k, v in names.items() if not isinstance(v, (type(None), bool, int, float, str))
+    }
 
 
 def _pickled(obj: object, names: Mapping[str, object]) -> tuple[bytes, set[str]]:

@@ -98,14 +98,14 @@ def test_a_damaged_part_is_none_and_removes_the_snapshot(tmp_path: Path) -> None
 def test_a_part_pointing_at_another_reads_that_one_first_and_shares_it(tmp_path: Path) -> None:
     path = tmp_path / "snap-e.pickle"
     shared = ["linker"]
-    head = {"graph": ["g"], "vectors": (["v0"], ["v1"])}
-    parts = {"linker": shared, "index": {"linker": shared, "v": head["vectors"][1]}}
+    head = {"graph": ["g"], "vectors": (["v0"], ["v1"], None), "n": 3}
+    parts = {"linker": shared, "index": {"linker": shared, "v": head["vectors"][1], "none": None}}
     snapshot.write(path, head, parts, {})
     found = snapshot.read(path, {}, lambda head: {})
     assert found is not None
     index = found.part("index")
     assert index["linker"] is found.part("linker") and index["linker"] == ["linker"]
-    assert index["v"] is found.head["vectors"][1]
+    assert index["v"] is found.head["vectors"][1] and index["none"] is None
 
 
 def test_a_snapshot_naming_a_live_object_not_given_is_not_read(tmp_path: Path) -> None:
