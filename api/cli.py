@@ -122,6 +122,12 @@ def load_service(s: Settings, *, search: bool = False, whole: bool = False) -> A
         return runtime.service
     from kb.service import RulingsService
 
+    if not whole:
+        from api.runtime import restored_service
+
+        restored = restored_service(s)  # the parts it reads, from the snapshot, when there is one
+        if restored is not None:
+            return restored
     with err.status("Loading the knowledge base…"):
         loaded = ensure_kb(s.corpus_dir, s.data_dir, s.base_iri, derived=whole)
     if loaded.stale_error:

@@ -148,6 +148,19 @@ def _restored(settings: Settings, embedder: Embedder) -> RulingsService | None:
     return made[0]
 
 
+def restored_service(settings: Settings) -> RulingsService | None:
+    """The service over the current build read from its snapshot, for a command that neither
+    searches nor answers (cards, decks, stats): None when snapshots are off or the data folder
+    has none, then the command loads the build itself. A snapshot is only there when a server has
+    run with a prepared model, so opening that model here prepares nothing."""
+    if not settings.snapshots or not any(
+        (settings.data_dir / "cache").glob(f"{snapshot.PREFIX}*{snapshot.SUFFIX}")
+    ):
+        return None
+    with snapshot.collector_paused():
+        return _restored(settings, make_embedder(settings))
+
+
 def _unwritten(service: RulingsService, settings: Settings) -> Path | None:
     """Where `service`'s snapshot goes, unless snapshots are off, the service has no embedder
     (it searches nothing) or the snapshot is there already."""

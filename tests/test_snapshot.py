@@ -242,3 +242,23 @@ def strip(answers: list[dict[str, Any]]) -> list[dict[str, Any]]:
         }
         for a in answers
     ]
+
+
+def test_a_command_that_neither_searches_nor_answers_reads_the_snapshot(data_copy: Path) -> None:
+    """`cards`, `deck`, `stats`: without a snapshot the command loads the build; with one it
+    reads the head and the card index from it, and answers the same."""
+    from api.cli import load_service
+
+    s = settings_for(data_copy)
+    loaded = load_service(s)
+    assert "_snapshot" not in vars(loaded)
+    built = load_runtime(s).service
+    built.warm(everything=True)
+    assert save_snapshot(built, s) is not None
+    restored = load_service(s)
+    assert "_snapshot" in vars(restored)
+    assert restored.cards("Jinzo", k=3) == loaded.cards("Jinzo", k=3)
+    assert restored.stats() == loaded.stats()
+    assert not {"linker", "index", "answerer"} & set(vars(restored))  # never read
+    off = load_service(replace(s, snapshots=False))
+    assert "_snapshot" not in vars(off)
