@@ -609,7 +609,11 @@ class Answerer:
         typed_verdict = self.statements.verdict_at(typed, at) if at is not None else None
         if typed_verdict is not None:
             # the typed reading of the sentence's clause decides its polarity for the question
-            positive = typed_verdict == "yes" and not contradicts(q.text, clause.text)
+            # (the amounts the typed reading compared itself, when the sentence states one)
+            counted = at is not None and self.statements.states_amount_at(typed, at)
+            positive = typed_verdict == "yes" and not contradicts(
+                q.text, clause.text, counts=not counted
+            )
         else:
             positive = not clause.negative
             if contradicts(q.text, clause.text):

@@ -494,21 +494,25 @@ def other_links(question: str, statement: str, linker: Linker) -> bool:
     return any(card in stated and not n & stated[card] for card, n in asked.items())
 
 
-def contradicts(question: str, clause: str) -> bool:
+def contradicts(question: str, clause: str, counts: bool = True) -> bool:
     """The clause answers a different case than the question asks about: it is restricted
     ("apenas", "only") to parties the question goes beyond, names other duelists, states other
-    numbers, or uses the complement of the question's term (inherent / non-inherent …)."""
+    numbers (unless `counts` is false: the typed reading compared them), or uses the complement
+    of the question's term (inherent / non-inherent …)."""
     q, c = fold(last_sentence(question)), fold(clause)
     if opposed(q, c):
         return True
-    return differs(question, clause)
+    return differs(question, clause, counts)
 
 
-def differs(question: str, clause: str) -> bool:
+def differs(question: str, clause: str, counts: bool = True) -> bool:
     """The clause is about other parties, duelists or numbers than the question (meaningful for
-    a statement that holds: "exactly 2" answers "4?" with no)."""
+    a statement that holds: "exactly 2" answers "4?" with no); numbers only with `counts`."""
     q, c = fold(last_sentence(question)), fold(clause)
-    if _other_duelists_or_numbers(question, clause):
+    qd, cd = _duelists(last_sentence(question)), _duelists(clause)
+    if qd and cd and not qd & cd:
+        return True
+    if counts and counts_differ(question, clause):
         return True
     if _EXCLUSIVE.search(c):
         for pattern in _PARTIES.values():

@@ -71,6 +71,8 @@ class Language:
     # "same" / "different", "face-up" / "face-down", the colours of a card's frame
     exclusive_terms: dict[str, tuple[frozenset[Phrase], ...]]
     another: frozenset[Phrase]  # "another copy": one more, so at least two
+    distributive: frozenset[Phrase]  # "each", "both": before `own`, one for every party
+    own: frozenset[Phrase]  # "their own X" after a distributive: two or more X at once
     ordinals: dict[str, frozenset[Phrase]]
     numbers: dict[str, int]
     contractions: dict[str, str]
@@ -177,6 +179,8 @@ def language(code: str) -> Language:
             for k, sides in (raw.get("exclusive_terms") or {}).items()
         },
         another=_phrases(raw.get("another")),
+        distributive=_phrases(raw.get("distributive")),
+        own=_phrases(raw.get("own")),
         ordinals=_grouped(raw.get("ordinals")),
         numbers={fold(str(k)): int(v) for k, v in (raw.get("numbers") or {}).items()},
         contractions={str(k): str(v) for k, v in (raw.get("contractions") or {}).items()},

@@ -445,6 +445,11 @@ def _quantities(toks: Sequence[Token], lang: Language) -> tuple[Quantity, ...]:
         elif _match(words, i, lang.another):
             # "keep another copy": one more of what there is, so at least two
             value, bound, last = 2, "min", i + _match(words, i, lang.another) - 1
+        elif _match(words, i, lang.own) and any(
+            _match(words, j, lang.distributive) for j in range(i)
+        ):
+            # "each player … their own Field Spell": one for each, so at least two at once
+            value, bound = 2, "min"
         if value is None:
             continue
         if before:

@@ -213,3 +213,13 @@ def test_single_as_a_modifier_is_not_a_count(question: str) -> None:
     assert not counts_asked(
         question, "A team shares 16,000 Life Points and has 2 Decks and 1 card."
     )
+
+
+def test_counts_can_be_left_to_the_typed_reading() -> None:
+    from kb.reading.clauses import contradicts
+
+    question = "Preciso de dois monstros de nível 4?"
+    clause = "Ele pede 2 Level 4 Monsters."
+    assert not contradicts(question, clause, counts=False)
+    # other duelists are another case whatever the counts
+    assert contradicts("O 1A pode atacar?", "O 2B pode atacar.", counts=False)

@@ -395,3 +395,37 @@ def test_numbers_joined_by_or_count_the_same_thing() -> None:
         (5, "@concept/level", False),
         (6, "@concept/level", False),
     }
+
+
+def test_each_party_with_its_own_thing_counts_two_at_once() -> None:
+    text = "No Edison cada jogador pode ter sua própria Field Spell ativa ao mesmo tempo?"
+    asked = read_question(text, spans(text, concept__field_spell="Field Spell")).asking
+    assert asked is not None
+    (q,) = asked.quantities
+    assert (q.value, q.unit, q.bound) == (2, "@concept/field-spell", "min")
+    text = "Can each player have their own Field Spell active?"
+    asked = read_question(text, spans(text, concept__field_spell="Field Spell")).asking
+    assert asked is not None and asked.quantities[0].bound == "min"
+    # "own" without a distributive before it counts nothing
+    text = "Can I activate my own Field Spell?"
+    asked = read_question(text, spans(text, concept__field_spell="Field Spell")).asking
+    assert asked is not None and asked.quantities == ()
+
+
+def test_ceasing_to_be_is_a_denial() -> None:
+    assert only("O monstro deixa de ser tratado como Toon.").negative
+    assert not only("O monstro não deixa de ser tratado como Toon.").negative
+    assert only("The monster is no longer treated as a Toon monster.", "en").negative
+
+
+def test_a_verb_of_requiring_is_a_must() -> None:
+    assert only("Ele pede 2 monstros de Nível 4.").modality == "must"
+    assert only("This card requires 2 Level 4 monsters.", "en").modality == "must"
+
+
+def test_another_in_portuguese_is_one_more() -> None:
+    text = "Posso fazer outra Invocação-Normal no mesmo turno?"
+    asked = read_question(text, spans(text, concept__normal_summon="Invocação-Normal")).asking
+    assert asked is not None
+    (q,) = asked.quantities
+    assert (q.value, q.unit, q.bound) == (2, "@concept/normal-summon", "min")
