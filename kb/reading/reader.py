@@ -354,11 +354,13 @@ def _actor(toks: Sequence[Token], lang: Language) -> str | None:
     else a player. An entity named by an actor word ("parceiro" linked as a concept) counts by
     its words."""
     found: str | None = None
-    for t in toks:
+    for k, t in enumerate(toks):
         words = t.word.split() if t.entity is not None else [t.word]
         for role, phrases in lang.actors.items():
             if any(_match(words, j, phrases) for j in range(len(words))):
                 if role != "player":
+                    if _owner(toks, k, lang):
+                        continue  # "a Mirror Force do meu parceiro": whose, not who acts
                     return role
                 found = found or role
     # multi-word actor phrases across plain tokens ("jogador do turno")
@@ -368,6 +370,18 @@ def _actor(toks: Sequence[Token], lang: Language) -> str | None:
             if role != "player" and _match(plain, i, phrases) > 1:
                 return role
     return found
+
+
+def _owner(toks: Sequence[Token], k: int, lang: Language) -> bool:
+    """The party named at `k` owns something named before it ("a carta do meu parceiro", "the
+    monsters of my opponent"): a partitive right before it, past at most two function words."""
+    fw = lang.function_words
+    j = k - 1
+    while j >= k - 3 and j >= 0 and toks[j].entity is None and toks[j].word in fw:
+        if _match([toks[j].word], 0, lang.partitives):
+            return j > 0 and toks[j - 1].word not in _CUTS
+        j -= 1
+    return False
 
 
 def _content(toks: Iterable[Token], lang: Language) -> list[str]:

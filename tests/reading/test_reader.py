@@ -429,3 +429,13 @@ def test_another_in_portuguese_is_one_more() -> None:
     assert asked is not None
     (q,) = asked.quantities
     assert (q.value, q.unit, q.bound) == (2, "@concept/normal-summon", "min")
+
+
+def test_a_party_owning_what_is_named_is_not_who_acts() -> None:
+    text = "Posso ativar a Mirror Force baixada do meu parceiro?"
+    asked = read_question(text, spans(text, card__mirror_force="Mirror Force")).asking
+    assert asked is not None and asked.actor == "player"  # "posso": I act, the card is his
+    asked = read_question("Meu parceiro pode ativar a carta?").asking
+    assert asked is not None and asked.actor == "teammate"
+    asked = read_question("Can I activate the Set card of my teammate?").asking
+    assert asked is not None and asked.actor == "player"
