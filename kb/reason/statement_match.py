@@ -422,6 +422,14 @@ class StatementMatcher:
                 return True
         return False
 
+    def _lacks_required(self, q: Proposition, s: Proposition) -> bool:
+        """The statement says what must be there ("Ritual monsters need a Spell Card") and the
+        question goes without it, or without a kind of it ("without any Spell Card?")."""
+        if s.modality != "must" or s.negative or not q.denied:
+            return False
+        required = s.entities - s.denied
+        return any(d in required or self.classes(d) & required for d in q.denied)
+
     def _same_unit(self, a: str, b: str) -> bool:
         """Two counted things are the same: the same stem, or entities one of which is a kind
         of the other (Extra Monster Zones are Zones)."""
@@ -451,6 +459,7 @@ class StatementMatcher:
         negative = s.negative != exception
         if not negative and (
             self._other_kind(q, s)
+            or self._lacks_required(q, s)
             or self._other_amount(q, s)
             or _other_end(q, s)
             or _condition_clash(q, s)

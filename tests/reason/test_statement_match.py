@@ -35,6 +35,11 @@ NAMES = {
     "negam ativações": "concept/activation-negation",
     "Cards de Magia": "concept/spell-card",
     "Quick Negator": "card/quick-negator",
+    "Monstros de Ritual": "concept/ritual-monster",
+    "Ritual monster": "concept/ritual-monster",
+    "Spell Card": "concept/spell-card",
+    "Invocados": "concept/summon",
+    "Summon": "concept/summon",
 }
 
 
@@ -251,3 +256,9 @@ def test_a_term_excluding_the_one_asked_says_no() -> None:
     m = matcher("Monstros Union são sempre colocados com a face para cima.")
     assert ask(m, "Monstros Union são colocados com a face para baixo?") == "no"
     assert ask(m, "Are Union monsters always placed face-up?") == "yes"
+
+
+def test_going_without_what_a_rule_requires_says_no() -> None:
+    m = matcher("Monstros de Ritual precisam de um Cards de Magia para serem Invocados.")
+    assert ask(m, "Can I Summon a Ritual monster without any Spell Card?") == "no"
+    assert ask(m, "Can I Summon a Ritual monster with a Spell Card?") == "yes"
