@@ -15,7 +15,7 @@ Columns (``--variant``, see :mod:`bench.variants`): today's build (curated, the 
 its manifest row alone, on that document's own questions.
 
 Usage: python -m bench.quality --data data [--json] [--only qa_cards,nonsense,pairs]
-       [--variant documents-alone] [--newdocs [folder,…]]
+       [--variant documents-alone] [--newdocs [folder,…] [--jobs N]]
 """
 
 from __future__ import annotations
@@ -235,13 +235,47 @@ def render(result: dict[str, Any]) -> str:
 
 
 def measure_newdocs(args: argparse.Namespace) -> dict[str, Any]:
-    """Each new document added by its manifest row alone, measured on its own questions."""
-    from api.runtime import load_runtime
-    from bench.variants import new_documents, prepare
-    from kb.config import Settings
+    """Each new document added by its manifest row alone, measured on its own questions. With
+    more than one document, each is measured in a child process of its own (`args.jobs` at a
+    time): a loaded service is frozen out of the garbage collector's reach (`gc.freeze`), so one
+    process holding seventeen builds would run out of memory."""
+    from bench.variants import new_documents
 
     wanted = {s.strip() for s in str(args.newdocs).split(",") if s.strip()}
     folders = [f for f in new_documents() if not wanted or f.name in wanted]
+    if len(folders) > 1:
+        return _newdocs_apart([f.name for f in folders], args)
+    return _newdocs_here(folders, args)
+
+
+def _newdocs_apart(names: list[str], args: argparse.Namespace) -> dict[str, Any]:
+    """`names` measured one child process each, `args.jobs` at a time, merged in their order."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def child(name: str) -> dict[str, Any]:
+        cmd = [sys.executable, "-m", "bench.quality", "--newdocs", name, "--json"]
+        for flag, value in (("--data", args.data), ("--corpus", args.corpus)):
+            if value is not None:
+                cmd += [flag, str(Path(value).resolve())]
+        done = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, check=False)
+        if done.returncode != 0:
+            tail = done.stderr.strip().splitlines()[-1:] or ["no output"]
+            raise SystemExit(f"error: new document {name}: {tail[0]}")
+        docs: dict[str, Any] = json.loads(done.stdout)["docs"]
+        return docs
+
+    out: dict[str, Any] = {"commit": git_commit(), "date": time.strftime("%Y-%m-%d"), "docs": {}}
+    with ThreadPoolExecutor(max(1, args.jobs)) as pool:
+        for docs in pool.map(child, names):
+            out["docs"].update(docs)
+    return out
+
+
+def _newdocs_here(folders: list[Path], args: argparse.Namespace) -> dict[str, Any]:
+    from api.runtime import load_runtime
+    from bench.variants import prepare
+    from kb.config import Settings
+
     base = Settings.from_env(data_dir=args.data, corpus_dir=args.corpus)
     out: dict[str, Any] = {"commit": git_commit(), "date": time.strftime("%Y-%m-%d"), "docs": {}}
     for folder in folders:
@@ -280,9 +314,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--newdocs", nargs="?", const="", default=None, help="measure new documents (folders)"
     )
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="new documents measured at once (one process each)"
+    )
     args = parser.parse_args(argv)
     if args.newdocs is not None:
-        print(render_newdocs(measure_newdocs(args)))
+        result = measure_newdocs(args)
+        print(json.dumps(result, indent=2) if args.json else render_newdocs(result))
         return
 
     from api.runtime import load_runtime

@@ -172,3 +172,33 @@ def test_deck_counts_match_the_expected_file(deck: Path) -> None:
     assert expected["format"] in ("edison", "tag")
     assert expected["ok"] == (not expected["violations"])
     assert count_deck(deck) == expected["counts"]
+
+
+def test_new_documents_are_measured_one_process_each(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Several new documents: a child process each (a frozen service is never freed), their
+    results merged in order; a child that fails names its document."""
+    import argparse
+    import subprocess
+
+    from bench import quality
+
+    calls: list[list[str]] = []
+    real_run = subprocess.run
+
+    def run(cmd: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
+        if "--newdocs" not in cmd:
+            return real_run(cmd, **kwargs)  # git, for the commit
+        calls.append(cmd)
+        name = cmd[cmd.index("--newdocs") + 1]
+        if name == "broken":
+            return subprocess.CompletedProcess(cmd, 1, "", "Traceback\nerror: no such thing")
+        doc = {"n": 10, "right": len(name), "verdict_accuracy": 0.5, "cite_hit3": 1.0}
+        return subprocess.CompletedProcess(cmd, 0, json.dumps({"docs": {name: doc}}), "")
+
+    monkeypatch.setattr(subprocess, "run", run)
+    args = argparse.Namespace(data=Path("data"), corpus=None, jobs=2)
+    out = quality._newdocs_apart(["alpha", "be"], args)
+    assert list(out["docs"]) == ["alpha", "be"] and out["docs"]["be"]["right"] == 2
+    assert all("--json" in c and str(Path("data").resolve()) in c for c in calls)
+    with pytest.raises(SystemExit, match="broken: error: no such thing"):
+        quality._newdocs_apart(["alpha", "broken"], args)
