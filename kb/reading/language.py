@@ -67,6 +67,7 @@ class Language:
     at_once: frozenset[Phrase]  # "de uma vez", "at once": a number in it counts nothing
     per_instance: frozenset[Phrase]  # "por vez", "at a time": the article before counts
     anaphors: frozenset[Phrase]  # "eles", "they" opening a sentence: what the one before was about
+    object_pronouns: frozenset[Phrase]  # "them" asked of: what the clause before was about
     # sets of terms excluding each other, by the set's id (the same ids in every language):
     # "same" / "different", "face-up" / "face-down", the colours of a card's frame
     exclusive_terms: dict[str, tuple[frozenset[Phrase], ...]]
@@ -174,6 +175,7 @@ def language(code: str) -> Language:
         at_once=_phrases(raw.get("at_once")),
         per_instance=_phrases(raw.get("per_instance")),
         anaphors=_phrases(raw.get("anaphors")),
+        object_pronouns=_phrases(raw.get("object_pronouns")),
         exclusive_terms={
             str(k): tuple(_phrases(side) for side in sides)
             for k, sides in (raw.get("exclusive_terms") or {}).items()

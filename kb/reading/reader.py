@@ -943,4 +943,27 @@ def read_question(
         return QuestionReading(text, code, kind, None, setup, unread, order)
     # of several main clauses, the one with a modal or a negation is what is asked
     asking = next((p for p in props if p.modality != "fact"), props[-1])
+    before = [*setup, *props[: props.index(asking)]]
+    asking = _with_antecedent(asking, before, text, data)
     return QuestionReading(text, code, kind, asking, setup, (), order)
+
+
+def _with_antecedent(
+    p: Proposition, before: Sequence[Proposition], text: str, lang: Language
+) -> Proposition:
+    """An object pronoun of the asking clause ("… so do I shuffle them into my Main Deck?")
+    stands for what the last clause before it was about: its subject, else the first thing it
+    names, added as what is acted on."""
+    if not lang.object_pronouns:
+        return p
+    words = [fold(w) for w in _WORD.findall(text[p.start : p.end])]
+    if not any(_match(words, i, lang.object_pronouns) for i in range(len(words))):
+        return p
+    prev = next((b for b in reversed(before) if b.roles), None)
+    if prev is None:
+        return p
+    about = [e for e, r in prev.roles if r == "subject"] or [prev.roles[0][0]]
+    added: tuple[tuple[str, Role], ...] = tuple(
+        (e, "object") for e in dict.fromkeys(about) if e not in p.entities
+    )
+    return replace(p, roles=p.roles + added) if added else p

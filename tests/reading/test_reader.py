@@ -439,3 +439,13 @@ def test_a_party_owning_what_is_named_is_not_who_acts() -> None:
     assert asked is not None and asked.actor == "teammate"
     asked = read_question("Can I activate the Set card of my teammate?").asking
     assert asked is not None and asked.actor == "player"
+
+
+def test_an_object_pronoun_asks_of_what_the_clause_before_was_about() -> None:
+    text = "Link monsters are blue, so do I shuffle them into my Main Deck?"
+    asked = read_question(
+        text, spans(text, concept__link_monster="Link monsters", concept__main_deck="Main Deck")
+    ).asking
+    assert asked is not None
+    assert ("concept/link-monster", "object") in asked.roles
+    assert ("concept/main-deck", "target") in asked.roles
