@@ -406,6 +406,7 @@ def _quantities(toks: Sequence[Token], lang: Language) -> tuple[Quantity, ...]:
     "only" ("só com uma chain"), or where no word follows it ("melhor de um."); "vários X" is
     two or more X."""
     out: list[Quantity] = []
+    named_at: dict[int, str] = {}  # token → the unit of a number there that names one
     fw = lang.function_words
     words = _words(toks)
     labelled = _labelled(toks, words, lang) | _not_counts(words, lang)
@@ -474,6 +475,16 @@ def _quantities(toks: Sequence[Token], lang: Language) -> tuple[Quantity, ...]:
             out.append(Quantity(value, TIMES, bound))
             continue
         unit, named = _unit(toks, words, last, lang)
+        if i >= 2 and _match(words, i - 1, lang.conjunctions):
+            # "Chain Links 1 and 2", "fase principal 1 ou 2" (the name holding its number): the
+            # name goes on
+            before = toks[i - 2]
+            if i - 2 in named_at:
+                unit, named = named_at[i - 2], True
+            elif before.entity is not None and before.word.rsplit(" ", 1)[-1].isdigit():
+                unit, named = f"@{before.entity}", True
+        if named:
+            named_at[i] = unit
         out.append(Quantity(value, unit, bound, named))
     return tuple(out)
 

@@ -31,6 +31,7 @@ import numpy as np
 from kb.graph import KnowledgeGraph
 from kb.model import Node, Span
 from kb.reading.proposition import Condition, Proposition, Quantity, QuestionReading
+from kb.reading.reader import TIMES
 from kb.reading.relations import relations
 from kb.reason import Decision, Step
 from kb.reason.facts import EVERY_MONSTER, broader_chain
@@ -386,7 +387,8 @@ class StatementMatcher:
         positive = [p for p in props if not p.negative]
         amounts = [x for p in positive for x in p.quantities]
         restrictive = any(p.restrictive for p in positive)
-        return self._other_amount_of(q.asking, amounts, restrictive) or any(
+        done = frozenset(e for p in positive for e in p.all_entities)
+        return self._other_amount_of(q.asking, amounts, restrictive, done) or any(
             self._other_kind(q.asking, p) or _other_end(q.asking, p) for p in positive
         )
 
@@ -430,6 +432,13 @@ class StatementMatcher:
         required = s.entities - s.denied
         return any(d in required or self.classes(d) & required for d in q.denied)
 
+    def _done(self, entities: frozenset[str]) -> frozenset[str]:
+        """What a statement names that can be done: not the duelists, teams and parties (the
+        times a turn passes are not a number of opponents)."""
+        return frozenset(
+            e for e in entities if not ({e} | self.classes(e)) & {"concept/duelist", "concept/team"}
+        )
+
     def _same_unit(self, a: str, b: str) -> bool:
         """Two counted things are the same: the same stem, or entities one of which is a kind
         of the other (Extra Monster Zones are Zones)."""
@@ -441,14 +450,24 @@ class StatementMatcher:
     def _other_amount(self, q: Proposition, s: Proposition) -> bool:
         """The statement gives another amount of the same unit than the question asks about
         ("best of one" to "best of three?", "2 Zones per team" to "4 zones in total?")."""
-        return self._other_amount_of(q, s.quantities, s.restrictive)
+        return self._other_amount_of(q, s.quantities, s.restrictive, s.all_entities)
 
     def _other_amount_of(
-        self, q: Proposition, stated: Iterable[Quantity], restrictive: bool
+        self,
+        q: Proposition,
+        stated: Iterable[Quantity],
+        restrictive: bool,
+        done: frozenset[str] = frozenset(),
     ) -> bool:
+        """`done`: what the statement speaks of doing; how many times it says it is done counts
+        it ("once per turn" of a Normal Summon against "another Normal Summon this turn?")."""
         stated = list(stated)
         for qq in q.quantities:
-            same_unit = [x for x in stated if self._same_unit(x.unit, qq.unit)]
+            same_unit = [
+                x
+                for x in stated
+                if self._same_unit(x.unit, qq.unit) or _times_of(x, qq, self._done(done))
+            ]
             if same_unit and not any(
                 _compatible(qq, x, restrictive, q.restrictive) for x in same_unit
             ):
@@ -574,8 +593,9 @@ class StatementMatcher:
 
     def states_amount(self, q: Proposition, s: Proposition) -> bool:
         """The statement gives an amount of something the question counts."""
+        done = s.all_entities
         return any(
-            self._same_unit(x.unit, qq.unit)
+            self._same_unit(x.unit, qq.unit) or _times_of(x, qq, self._done(done))
             for qq in q.quantities
             if qq.unit and not qq.named
             for x in s.quantities
@@ -773,6 +793,12 @@ def _compatible(q: Quantity, s: Quantity, restrictive: bool, only: bool = False)
     if q.bound == "max":
         return s.value <= q.value
     return q.value == s.value
+
+
+def _times_of(stated: Quantity, asked: Quantity, done: frozenset[str]) -> bool:
+    """How many times the statement says something is done counts the thing done the question
+    counts ("once per turn" of a Normal Summon against "another Normal Summon this turn?")."""
+    return stated.unit == TIMES and asked.unit.startswith("@") and asked.unit[1:] in done
 
 
 def _same_unit(a: str, b: str) -> bool:

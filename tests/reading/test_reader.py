@@ -449,3 +449,11 @@ def test_an_object_pronoun_asks_of_what_the_clause_before_was_about() -> None:
     assert asked is not None
     assert ("concept/link-monster", "object") in asked.roles
     assert ("concept/main-deck", "target") in asked.roles
+
+
+def test_a_number_joined_to_a_named_one_names_one_too() -> None:
+    text = "Os Elos 1 e 2 resolvem depois."
+    assert all(q.named for q in only(text, concept__chain_link="Elos").quantities)
+    text = "Você pode fazê-la na Fase Principal 1 ou 2."
+    (q,) = only(text, concept__main_phase="Fase Principal 1").quantities
+    assert (q.value, q.unit, q.named) == (2, "@concept/main-phase", True)

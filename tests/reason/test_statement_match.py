@@ -40,6 +40,8 @@ NAMES = {
     "Spell Card": "concept/spell-card",
     "Invocados": "concept/summon",
     "Summon": "concept/summon",
+    "Invocação-Normal": "concept/normal-summon",
+    "Normal Summon": "concept/normal-summon",
 }
 
 
@@ -262,3 +264,8 @@ def test_going_without_what_a_rule_requires_says_no() -> None:
     m = matcher("Monstros de Ritual precisam de um Cards de Magia para serem Invocados.")
     assert ask(m, "Can I Summon a Ritual monster without any Spell Card?") == "no"
     assert ask(m, "Can I Summon a Ritual monster with a Spell Card?") == "yes"
+
+
+def test_how_many_times_a_thing_is_done_counts_it() -> None:
+    m = matcher("No caso de uma Invocação-Normal, você só pode fazê-la uma vez por turno.")
+    assert ask(m, "Can I make another Normal Summon this turn?") == "no"
