@@ -478,11 +478,11 @@ def _quantities(toks: Sequence[Token], lang: Language) -> tuple[Quantity, ...]:
         if i >= 2 and _match(words, i - 1, lang.conjunctions):
             # "Chain Links 1 and 2", "fase principal 1 ou 2" (the name holding its number): the
             # name goes on
-            before = toks[i - 2]
+            name = toks[i - 2]
             if i - 2 in named_at:
                 unit, named = named_at[i - 2], True
-            elif before.entity is not None and before.word.rsplit(" ", 1)[-1].isdigit():
-                unit, named = f"@{before.entity}", True
+            elif name.entity is not None and name.word.rsplit(" ", 1)[-1].isdigit():
+                unit, named = f"@{name.entity}", True
         if named:
             named_at[i] = unit
         out.append(Quantity(value, unit, bound, named))
