@@ -463,11 +463,9 @@ class StatementMatcher:
         it ("once per turn" of a Normal Summon against "another Normal Summon this turn?")."""
         stated = list(stated)
         for qq in q.quantities:
-            same_unit = [
-                x
-                for x in stated
-                if self._same_unit(x.unit, qq.unit) or _times_of(x, qq, self._done(done))
-            ]
+            same_unit = [x for x in stated if self._same_unit(x.unit, qq.unit)] or [
+                x for x in stated if _times_of(x, qq, self._done(done))
+            ]  # (how often the thing is done, when no amount of it is given)
             if same_unit and not any(
                 _compatible(qq, x, restrictive, q.restrictive) for x in same_unit
             ):
