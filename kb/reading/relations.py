@@ -41,6 +41,8 @@ class Relation:
     to_via: str | None  # entities named as targets stand for the `to_kind` kinds they share
     topic: bool  # a clause with no source takes the document's last subject of the kind
     bullets_only: bool  # ... only when it is a bullet ("-…")
+    limit_of: str | None = None  # a negative statement on a `kind` giving an amount of this
+    value: str | None = None  # the fact's object, for a limit
 
 
 @cache
@@ -66,6 +68,8 @@ def relations() -> tuple[Relation, ...]:
             to_via=r.get("to_via"),
             topic=bool(r.get("topic", False)),
             bullets_only=r.get("topic") == "bullets",
+            limit_of=r.get("limit_of"),
+            value=r.get("value"),
         )
         for r in raw["relations"]
     )
@@ -178,6 +182,33 @@ def _fixed(rel: Relation, statements: Iterable[Node], broader: dict[str, set[str
     return out
 
 
+def _limits(rel: Relation, statements: Iterable[Node], broader: dict[str, set[str]]) -> list[Fact]:
+    """Negative statements acting on a `kind` ("não pode pagar custos") that give an exact
+    amount of `limit_of` ("… se isso fizer com que seus Pontos de Vida sejam reduzidos a 0"):
+    that amount may not be reached, `predicate` `value` of the passage with the least that must
+    remain (`min_remaining`, one more than the amount)."""
+    kinds = _narrower(broader, rel.kind) | {rel.kind}
+    unit = f"@{rel.limit_of}"
+    out: list[Fact] = []
+    for node in statements:
+        if node.span is None or node.parent is None or rel.value is None:
+            continue
+        start, end = node.props.get("clause") or (node.span.start, node.span.end)
+        prop = Proposition.from_props(start, end, node.props)
+        if not prop.negative or prop.modality not in rel.modality:
+            continue
+        if not any(r != "target" and e in kinds for e, r in prop.roles):
+            continue
+        for q in prop.quantities:
+            if q.unit == unit and q.bound == "exact" and not q.named:
+                meta = {"min_remaining": q.value + 1}
+                out.append(
+                    Fact(node.parent, rel.predicate, rel.value, node.parent, "document", meta)
+                )
+                break
+    return out
+
+
 def _shared(
     rel: Relation, named: list[str], via: dict[str, set[str]], to_members: frozenset[str]
 ) -> list[str]:
@@ -203,6 +234,10 @@ def derive(
             via[f.predicate].setdefault(f.subject, set()).add(f.object)
     out: dict[tuple[str, str, str], Fact] = {}
     for rel in relations():
+        if rel.limit_of is not None:
+            for fact in _limits(rel, statements, broader):
+                out.setdefault((fact.subject, fact.predicate, fact.object), fact)
+            continue
         if rel.object is not None:
             for fact in _fixed(rel, statements, broader):
                 out.setdefault((fact.subject, fact.predicate, fact.object), fact)

@@ -265,3 +265,37 @@ def test_a_bullet_naming_only_monsters_lists_what_the_topic_summons() -> None:
         ("card/cyber-dragon", "summoned_by", "concept/inherent-special-summon"),
         ("card/chaos-sorcerer", "summoned_by", "concept/inherent-special-summon"),
     }
+
+
+def _read(text: str, names: dict[str, str]) -> list[Node]:
+    mentions = [Mention(e, text.index(w), text.index(w) + len(w)) for w, e in names.items()]
+    span = Span("doc", 0, len(text))
+    return [
+        Node(
+            f"doc/p/st-{k}",
+            "Statement",
+            text=text,
+            span=span,
+            parent="doc/p",
+            props={**p.to_props(), "clause": [p.start, p.end]},
+        )
+        for k, p in enumerate(read_sentence(text, mentions, "pt").propositions)
+    ]
+
+
+def test_a_cost_that_may_not_bring_life_points_to_an_amount_limits_costs() -> None:
+    names = {"custos": "concept/cost", "Pontos de Vida": "concept/life-points"}
+    glossary = [Fact("concept/lp-cost", "broader", "concept/cost", None, "curated")]
+    text = (
+        "Você não pode pagar custos se isso fizer com que seus Pontos de Vida sejam reduzidos a 0."
+    )
+    (fact,) = derive(_read(text, names), glossary)
+    assert (fact.subject, fact.predicate, fact.object) == (
+        "doc/p",
+        "limits_cost",
+        "concept/lp-cost",
+    )
+    assert fact.props == {"min_remaining": 1} and fact.authority == "document"
+    # a cost that may be paid limits nothing
+    text = "Você pode pagar custos mesmo que seus Pontos de Vida sejam reduzidos a 0."
+    assert derive(_read(text, names), glossary) == []
