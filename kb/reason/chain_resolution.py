@@ -44,10 +44,27 @@ def resolution_rule(kg: KnowledgeGraph) -> str | None:
         f.subject
         for f in kg.into(concept_id("chain-resolution"), "mentions")
         if any(a in sections for a in kg.ancestors(f.subject))
-    ]
+    ] or _stated_last_first(kg)
     base = {n.id for n in kg.of_type("Format") if n.props.get("base")}
     found.sort(key=lambda s: f"format/{kg.format_of(s)}" not in base)
     return found[0] if found else None
+
+
+def _stated_last_first(kg: KnowledgeGraph) -> list[str]:
+    """A document without such a section: the passages holding a statement that chain resolution
+    starts from the last link ("resolvido a partir do … mais recente a ser ativado"): it speaks
+    of chain resolution, names the last end of an order, and is not negative."""
+    resolution = concept_id("chain-resolution")
+    return list(
+        dict.fromkeys(
+            n.parent
+            for n in kg.of_type("Statement")
+            if n.parent is not None
+            and not n.props.get("negative")
+            and "last" in (n.props.get("ordinals") or ())
+            and any(e == resolution for e, _ in n.props.get("roles") or ())
+        )
+    )
 
 
 def decide_resolution(kb: Knowledge, q: Question) -> Decision | None:
