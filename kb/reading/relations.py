@@ -42,6 +42,7 @@ class Relation:
     topic: bool  # a clause with no source takes the document's last subject of the kind
     bullets_only: bool  # ... only when it is a bullet ("-…")
     limit_of: str | None = None  # a negative statement on a `kind` giving an amount of this
+    only: str | None = None  # a restrictive statement: only this does the verb to `object`
     value: str | None = None  # the fact's object, for a limit
 
 
@@ -69,6 +70,7 @@ def relations() -> tuple[Relation, ...]:
             topic=bool(r.get("topic", False)),
             bullets_only=r.get("topic") == "bullets",
             limit_of=r.get("limit_of"),
+            only=r.get("only"),
             value=r.get("value"),
         )
         for r in raw["relations"]
@@ -209,6 +211,28 @@ def _limits(rel: Relation, statements: Iterable[Node], broader: dict[str, set[st
     return out
 
 
+def _only(rel: Relation, statements: Iterable[Node]) -> list[Fact]:
+    """Restrictive statements with a verb of `sense` naming `object` and `only` ("Somente os
+    cards/efeitos que poderiam ser ativados podem formar uma cadeia"): `predicate` from `object`
+    to `only`."""
+    verbs = sense_stems(rel.sense) if rel.sense else frozenset()
+    out: list[Fact] = []
+    for node in statements:
+        if node.span is None or node.parent is None or rel.object is None or rel.only is None:
+            continue
+        start, end = node.props.get("clause") or (node.span.start, node.span.end)
+        prop = Proposition.from_props(start, end, node.props)
+        if (
+            prop.restrictive
+            and not prop.negative
+            and prop.modality in rel.modality
+            and {rel.object, rel.only} <= prop.entities
+            and set(prop.stems) & verbs
+        ):
+            out.append(Fact(rel.object, rel.predicate, rel.only, node.parent, "document"))
+    return out
+
+
 def _shared(
     rel: Relation, named: list[str], via: dict[str, set[str]], to_members: frozenset[str]
 ) -> list[str]:
@@ -234,6 +258,10 @@ def derive(
             via[f.predicate].setdefault(f.subject, set()).add(f.object)
     out: dict[tuple[str, str, str], Fact] = {}
     for rel in relations():
+        if rel.only is not None:
+            for fact in _only(rel, statements):
+                out.setdefault((fact.subject, fact.predicate, fact.object), fact)
+            continue
         if rel.limit_of is not None:
             for fact in _limits(rel, statements, broader):
                 out.setdefault((fact.subject, fact.predicate, fact.object), fact)

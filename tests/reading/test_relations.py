@@ -299,3 +299,17 @@ def test_a_cost_that_may_not_bring_life_points_to_an_amount_limits_costs() -> No
     # a cost that may be paid limits nothing
     text = "Você pode pagar custos mesmo que seus Pontos de Vida sejam reduzidos a 0."
     assert derive(_read(text, names), glossary) == []
+
+
+def test_only_what_is_activated_forms_a_chain() -> None:
+    names = {"cadeia": "concept/chain", "ativados": "concept/activation"}
+    text = "Somente os cards que poderiam ser ativados podem formar uma cadeia."
+    (fact,) = derive(_read(text, names), [])
+    assert (fact.subject, fact.predicate, fact.object) == (
+        "concept/chain",
+        "formed_only_by",
+        "concept/activation",
+    )
+    # without "only" nothing is said of what alone forms it
+    text = "Os cards que foram ativados podem formar uma cadeia."
+    assert derive(_read(text, names), []) == []
