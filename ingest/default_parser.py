@@ -9,6 +9,8 @@ It reads the blocks `ingest.layout` finds and nests them:
 - paragraphs, bullets and table rows become Passages; a paragraph that ran together (very long, or
   words glued at a lost line break such as `Não-inerentesOs` or `efeito.O`) is cut into sentences and
   inline `-item` list items, always with spans into the original text;
+- an item opening "Passo N:" / "Step N:" / "Etapa N:" becomes a Step in order N (a procedure's
+  steps, such as the order of a Chain of simultaneous effects);
 - examples ("Exemplo:", "Exemplo 2 (…):", "Ex.:", "Por exemplo, …", the items after an "Exemplos"
   label or heading) become Example nodes, `example_of` the enclosing Rule or Section.
 """
@@ -55,6 +57,10 @@ _GLUED_WORD = re.compile(
     r"|Todos|Todas|Qualquer|Exemplo|Exemplos)\s)"
 )
 _INLINE_ITEM = re.compile(r"(?<=\s)-(?=[A-Za-zÀ-ÿ])")
+# An item of an ordered procedure: "• Passo 1: …", "Step 2 - …", "Etapa 3: …".
+_STEP_ITEM = re.compile(
+    r"(?:[-•●*▪◦–·►➢✓]\s*)?(?:Passo|Step|Etapa)\s+(\d{1,2})\s*[:.–-]", re.IGNORECASE
+)
 
 
 # Heading styles nest in this order, whatever order they appear in: Markdown levels, then
@@ -174,6 +180,11 @@ def _add_block(state: _State, text: str, block: Block) -> None:
             "header": list(block.header),
         }
         _leaf(state, block.seg, examples and block.kind == "row", props, prefix="row")
+        return
+    step = _STEP_ITEM.match(block.seg.text) if block.kind in ("bullet", "paragraph") else None
+    if step is not None and not examples:
+        # an ordered procedure's item: a Step in its order (a SEGOC's steps, a phase's steps)
+        b.child(state.parent, "Step", block.seg, prefix="step", number=int(step.group(1)))
         return
     for piece, piece_kind, is_example in _pieces(text, block):
         props_: dict[str, Any] = {"kind": piece_kind}

@@ -424,3 +424,17 @@ def test_every_fixture_question_cites_one_passage_of_the_new_document() -> None:
     texts = [n.text or "" for n in leaves(doc)]
     for item in items:
         assert any(item["cite"] in t for t in texts), item["id"]
+
+
+def test_the_items_of_an_ordered_procedure_are_steps_in_their_order() -> None:
+    doc = parse(
+        "Título\n\n## Regra 7 - Efeitos simultâneos\n\nOs efeitos vão na corrente assim:\n\n"
+        "• Passo 1: Os obrigatórios do jogador do turno.\n"
+        "• Passo 2: Os obrigatórios do oponente.\n\n"
+        "• Um item sem passo.\n"
+    )
+    steps = [n for n in doc.nodes if n.type == "Step"]
+    assert [n.order for n in steps] == [1, 2]
+    assert steps[0].text == "• Passo 1: Os obrigatórios do jogador do turno."
+    assert all(n.parent == steps[0].parent for n in steps)
+    assert any(n.type == "Passage" and "sem passo" in (n.text or "") for n in doc.nodes)
