@@ -186,7 +186,8 @@ def _fixed(rel: Relation, statements: Iterable[Node], broader: dict[str, set[str
 
 def _limits(rel: Relation, statements: Iterable[Node], broader: dict[str, set[str]]) -> list[Fact]:
     """Negative statements acting on a `kind` ("não pode pagar custos") that give an exact
-    amount of `limit_of` ("… se isso fizer com que seus Pontos de Vida sejam reduzidos a 0"):
+    amount of `limit_of` ("… se isso fizer com que seus Pontos de Vida sejam reduzidos a 0") and
+    name no card:
     that amount may not be reached, `predicate` `value` of the passage with the least that must
     remain (`min_remaining`, one more than the amount)."""
     kinds = _narrower(broader, rel.kind) | {rel.kind}
@@ -201,6 +202,8 @@ def _limits(rel: Relation, statements: Iterable[Node], broader: dict[str, set[st
             continue
         if not any(r != "target" and e in kinds for e, r in prop.roles):
             continue
+        if any(e.startswith("card/") for e in prop.all_entities):
+            continue  # a card's own case ("Parede Espelhada" at 2000 LP), not the general limit
         for q in prop.quantities:
             if q.unit == unit and q.bound == "exact" and not q.named:
                 meta = {"min_remaining": q.value + 1}

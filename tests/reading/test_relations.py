@@ -313,3 +313,13 @@ def test_only_what_is_activated_forms_a_chain() -> None:
     # without "only" nothing is said of what alone forms it
     text = "Os cards que foram ativados podem formar uma cadeia."
     assert derive(_read(text, names), []) == []
+
+
+def test_a_cards_own_case_is_no_general_limit() -> None:
+    names = {
+        "custo": "concept/cost",
+        "Pontos de Vida": "concept/life-points",
+        "Parede Espelhada": "card/mirror-wall",
+    }
+    text = "Se seus Pontos de Vida forem 2000, você não pode pagar o custo de Parede Espelhada."
+    assert derive(_read(text, names), []) == []
