@@ -43,6 +43,8 @@ class Relation:
     bullets_only: bool  # ... only when it is a bullet ("-…")
     limit_of: str | None = None  # a negative statement on a `kind` giving an amount of this
     only: str | None = None  # a restrictive statement: only this does the verb to `object`
+    # with `members`: the bullet names this action, and the cards of `member_kind` it names do it
+    member_action: str | None = None
     value: str | None = None  # the fact's object, for a limit
 
 
@@ -71,6 +73,7 @@ def relations() -> tuple[Relation, ...]:
             bullets_only=r.get("topic") == "bullets",
             limit_of=r.get("limit_of"),
             only=r.get("only"),
+            member_action=r.get("member_action"),
             value=r.get("value"),
         )
         for r in raw["relations"]
@@ -117,11 +120,11 @@ def _members(
     (`member_via`: "-Cyber Dragon, Chaos Sorcerer"), each `predicate` the topic (the `kind` the
     document last made a subject)."""
     kinds = _narrower(broader, rel.kind)
-    top = rel.member_kind or rel.kind
-    member_kinds = _narrower(broader, top)
+    tops = set((rel.member_kind or rel.kind).split())  # (several kinds, space-separated)
+    member_kinds = frozenset(k for top in tops for k in _narrower(broader, top))
     of = via.get(rel.member_via or "", {})
     member_kinds = member_kinds | {
-        e for e, classes in of.items() if classes & (member_kinds | {top})
+        e for e, classes in of.items() if classes & (member_kinds | tops)
     }
     topic: list[str] = []
     out: list[Fact] = []
@@ -131,14 +134,18 @@ def _members(
         start, end = node.props.get("clause") or (node.span.start, node.span.end)
         prop = Proposition.from_props(start, end, node.props)
         entities = prop.entities
-        if (
-            topic
-            and entities
-            and entities <= member_kinds
-            and not prop.stems
-            and not prop.negative
-            and prop.modality == "fact"
-        ):
+        plain = not prop.negative and prop.modality == "fact"
+        if rel.member_action is not None:
+            # "-Qualquer carta que invoque monstros: Monster Reborn, Call of the Haunted": the
+            # cards of `member_kind` named with the action do it (a monster named there is one
+            # whose effect does it, not one done to: it is left out)
+            doers = sorted(e for e in entities if e.startswith("card/") and e in member_kinds)
+            if topic and plain and _bullet(node) and rel.member_action in entities and doers:
+                out += [
+                    Fact(e, rel.predicate, t, node.parent, "document") for e in doers for t in topic
+                ]
+                continue
+        elif topic and entities and entities <= member_kinds and not prop.stems and plain:
             out += [
                 Fact(e, rel.predicate, t, node.parent, "document") for e in entities for t in topic
             ]
