@@ -462,9 +462,10 @@ class StatementMatcher:
         """`done`: what the statement speaks of doing; how many times it says it is done counts
         it ("once per turn" of a Normal Summon against "another Normal Summon this turn?")."""
         stated = list(stated)
+        done = self._done(done) if q.quantities else done
         for qq in q.quantities:
             same_unit = [x for x in stated if self._same_unit(x.unit, qq.unit)] or [
-                x for x in stated if _times_of(x, qq, self._done(done))
+                x for x in stated if _times_of(x, qq, done)
             ]  # (how often the thing is done, when no amount of it is given)
             if same_unit and not any(
                 _compatible(qq, x, restrictive, q.restrictive) for x in same_unit
@@ -591,9 +592,9 @@ class StatementMatcher:
 
     def states_amount(self, q: Proposition, s: Proposition) -> bool:
         """The statement gives an amount of something the question counts."""
-        done = s.all_entities
+        done = self._done(s.all_entities) if q.quantities and s.quantities else frozenset()
         return any(
-            self._same_unit(x.unit, qq.unit) or _times_of(x, qq, self._done(done))
+            self._same_unit(x.unit, qq.unit) or _times_of(x, qq, done)
             for qq in q.quantities
             if qq.unit and not qq.named
             for x in s.quantities
