@@ -68,6 +68,7 @@ class Language:
     per_instance: frozenset[Phrase]  # "por vez", "at a time": the article before counts
     anaphors: frozenset[Phrase]  # "eles", "they" opening a sentence: what the one before was about
     object_pronouns: frozenset[Phrase]  # "them" asked of: what the clause before was about
+    abbreviations: tuple[str, ...]  # "e.g.", "etc.": their dots end no sentence
     # sets of terms excluding each other, by the set's id (the same ids in every language):
     # "same" / "different", "face-up" / "face-down", the colours of a card's frame
     exclusive_terms: dict[str, tuple[frozenset[Phrase], ...]]
@@ -176,6 +177,7 @@ def language(code: str) -> Language:
         per_instance=_phrases(raw.get("per_instance")),
         anaphors=_phrases(raw.get("anaphors")),
         object_pronouns=_phrases(raw.get("object_pronouns")),
+        abbreviations=tuple(str(a).lower() for a in raw.get("abbreviations") or ()),
         exclusive_terms={
             str(k): tuple(_phrases(side) for side in sides)
             for k, sides in (raw.get("exclusive_terms") or {}).items()

@@ -75,7 +75,7 @@ def tokens(text: str, mentions: Iterable[Mentioned], lang: Language) -> list[Tok
     out: list[Token] = []
     cursor = 0
     span_i = 0
-    for match in _WORD.finditer(text):
+    for match in _WORD.finditer(_without_abbreviation_dots(text, lang)):
         start, end = match.start(), match.end()
         if start < cursor:
             continue
@@ -91,6 +91,24 @@ def tokens(text: str, mentions: Iterable[Mentioned], lang: Language) -> list[Tok
         for w in _contractions(word, lang):
             out.append(Token(w, start, end, _stem(w, lang), raw=match.group().lower()))
     return out
+
+
+def _without_abbreviation_dots(text: str, lang: Language) -> str:
+    """`text` with the dots of its abbreviations ("e.g.", "etc.") made spaces, so they end no
+    sentence (same length: offsets hold)."""
+    if not lang.abbreviations or "." not in text:
+        return text
+    lower = text.lower()
+    out = list(text)
+    for abbr in lang.abbreviations:
+        at = lower.find(abbr)
+        while at >= 0:
+            if at == 0 or not lower[at - 1].isalnum():
+                for k in range(at, at + len(abbr)):
+                    if out[k] == ".":
+                        out[k] = " "
+            at = lower.find(abbr, at + len(abbr))
+    return "".join(out)
 
 
 def _contractions(word: str, lang: Language) -> list[str]:

@@ -457,3 +457,10 @@ def test_a_number_joined_to_a_named_one_names_one_too() -> None:
     text = "Você pode fazê-la na Fase Principal 1 ou 2."
     (q,) = only(text, concept__main_phase="Fase Principal 1").quantities
     assert (q.value, q.unit, q.named) == (2, "@concept/main-phase", True)
+
+
+def test_an_abbreviations_dots_end_no_sentence() -> None:
+    reading = read_question("Is a Gemini monster (e.g. Gigaplant) an Effect Monster?")
+    assert reading.setup == () and reading.asking is not None and reading.asking.start == 0
+    reading = read_question("Um monstro Gêmeos (p.ex. Gigaplant) é um Monstro de Efeito?")
+    assert reading.setup == ()
