@@ -80,6 +80,18 @@ def relations() -> tuple[Relation, ...]:
     )
 
 
+def _read(statements: Iterable[Node]) -> list[tuple[Node, Proposition]]:
+    """Each statement with a span and a passage, and its proposition: read once, for every
+    relation."""
+    out = []
+    for node in statements:
+        if node.span is None or node.parent is None:
+            continue
+        start, end = node.props.get("clause") or (node.span.start, node.span.end)
+        out.append((node, Proposition.from_props(start, end, node.props)))
+    return out
+
+
 def _narrower(broader: dict[str, set[str]], kind: str) -> frozenset[str]:
     """Every concept whose broader chain reaches `kind` (not `kind` itself)."""
     out: set[str] = set()
@@ -112,7 +124,7 @@ def _under(broader: dict[str, set[str]], entity: str, tops: list[str]) -> bool:
 
 def _members(
     rel: Relation,
-    statements: Iterable[Node],
+    read: list[tuple[Node, Proposition]],
     broader: dict[str, set[str]],
     via: dict[str, dict[str, set[str]]],
 ) -> list[Fact]:
@@ -128,11 +140,7 @@ def _members(
     }
     topic: list[str] = []
     out: list[Fact] = []
-    for node in statements:
-        if node.span is None or node.parent is None:
-            continue
-        start, end = node.props.get("clause") or (node.span.start, node.span.end)
-        prop = Proposition.from_props(start, end, node.props)
+    for node, prop in read:
         entities = prop.entities
         plain = not prop.negative and prop.modality == "fact"
         if rel.member_action is not None:
@@ -165,18 +173,16 @@ def _bullet(node: Node) -> bool:
     return bool(first) and first in _BULLET_MARKS
 
 
-def _fixed(rel: Relation, statements: Iterable[Node], broader: dict[str, set[str]]) -> list[Fact]:
+def _fixed(
+    rel: Relation, read: list[tuple[Node, Proposition]], broader: dict[str, set[str]]
+) -> list[Fact]:
     """Statements naming `object` with a verb of `sense`: `predicate` (or `negative`) from the
     `kind` they name as subject, else (a bullet, with `topic`) from the document's topic."""
     kinds = _narrower(broader, rel.kind)
     verbs = sense_stems(rel.sense) if rel.sense else frozenset()
     topic: list[str] = []
     out: list[Fact] = []
-    for node in statements:
-        if node.span is None or node.parent is None:
-            continue
-        start, end = node.props.get("clause") or (node.span.start, node.span.end)
-        prop = Proposition.from_props(start, end, node.props)
+    for node, prop in read:
         subjects = [e for e, r in prop.roles if r == "subject" and e in kinds]
         named = rel.object in {e for e, r in prop.roles if r == "object"}
         if named and set(prop.stems) & verbs and prop.modality in rel.modality:
@@ -191,20 +197,19 @@ def _fixed(rel: Relation, statements: Iterable[Node], broader: dict[str, set[str
     return out
 
 
-def _limits(rel: Relation, statements: Iterable[Node], broader: dict[str, set[str]]) -> list[Fact]:
+def _limits(
+    rel: Relation, read: list[tuple[Node, Proposition]], broader: dict[str, set[str]]
+) -> list[Fact]:
     """Negative statements acting on a `kind` ("não pode pagar custos") that give an exact
     amount of `limit_of` ("… se isso fizer com que seus Pontos de Vida sejam reduzidos a 0") and
-    name no card:
-    that amount may not be reached, `predicate` `value` of the passage with the least that must
-    remain (`min_remaining`, one more than the amount)."""
+    name no card: that amount may not be reached, `predicate` `value` of the passage with the
+    least that must remain (`min_remaining`, one more than the amount)."""
     kinds = _narrower(broader, rel.kind) | {rel.kind}
     unit = f"@{rel.limit_of}"
     out: list[Fact] = []
-    for node in statements:
-        if node.span is None or node.parent is None or rel.value is None:
-            continue
-        start, end = node.props.get("clause") or (node.span.start, node.span.end)
-        prop = Proposition.from_props(start, end, node.props)
+    if rel.value is None:
+        return out
+    for node, prop in read:
         if not prop.negative or prop.modality not in rel.modality:
             continue
         if not any(r != "target" and e in kinds for e, r in prop.roles):
@@ -213,25 +218,23 @@ def _limits(rel: Relation, statements: Iterable[Node], broader: dict[str, set[st
             continue  # a card's own case ("Parede Espelhada" at 2000 LP), not the general limit
         for q in prop.quantities:
             if q.unit == unit and q.bound == "exact" and not q.named:
+                passage = node.parent
+                assert passage is not None  # (`_read` keeps only statements of a passage)
                 meta = {"min_remaining": q.value + 1}
-                out.append(
-                    Fact(node.parent, rel.predicate, rel.value, node.parent, "document", meta)
-                )
+                out.append(Fact(passage, rel.predicate, rel.value, passage, "document", meta))
                 break
     return out
 
 
-def _only(rel: Relation, statements: Iterable[Node]) -> list[Fact]:
+def _only(rel: Relation, read: list[tuple[Node, Proposition]]) -> list[Fact]:
     """Restrictive statements with a verb of `sense` naming `object` and `only` ("Somente os
     cards/efeitos que poderiam ser ativados podem formar uma cadeia"): `predicate` from `object`
     to `only`."""
     verbs = sense_stems(rel.sense) if rel.sense else frozenset()
     out: list[Fact] = []
-    for node in statements:
-        if node.span is None or node.parent is None or rel.object is None or rel.only is None:
-            continue
-        start, end = node.props.get("clause") or (node.span.start, node.span.end)
-        prop = Proposition.from_props(start, end, node.props)
+    if rel.object is None or rel.only is None:
+        return out
+    for node, prop in read:
         if (
             prop.restrictive
             and not prop.negative
@@ -266,22 +269,23 @@ def derive(
     for f in facts:
         if f.predicate in via:
             via[f.predicate].setdefault(f.subject, set()).add(f.object)
+    read = _read(statements)
     out: dict[tuple[str, str, str], Fact] = {}
     for rel in relations():
         if rel.only is not None:
-            for fact in _only(rel, statements):
+            for fact in _only(rel, read):
                 out.setdefault((fact.subject, fact.predicate, fact.object), fact)
             continue
         if rel.limit_of is not None:
-            for fact in _limits(rel, statements, broader):
+            for fact in _limits(rel, read, broader):
                 out.setdefault((fact.subject, fact.predicate, fact.object), fact)
             continue
         if rel.object is not None:
-            for fact in _fixed(rel, statements, broader):
+            for fact in _fixed(rel, read, broader):
                 out.setdefault((fact.subject, fact.predicate, fact.object), fact)
             continue
         if rel.members:
-            for fact in _members(rel, statements, broader, via):
+            for fact in _members(rel, read, broader, via):
                 out.setdefault((fact.subject, fact.predicate, fact.object), fact)
             continue
         members = _narrower(broader, rel.kind)
@@ -289,11 +293,8 @@ def derive(
         previous: tuple[tuple[int, int] | None, list[str]] = (None, [])
         acted: tuple[int, int] | None = None  # the sentence whose clause named the action
         topic: list[str] = []  # the kind the document last made a subject of
-        for node in statements:
-            if node.span is None or node.parent is None:
-                continue
-            start, end = node.props.get("clause") or (node.span.start, node.span.end)
-            prop = Proposition.from_props(start, end, node.props)
+        for node, prop in read:
+            assert node.span is not None
             sentence = (node.span.start, node.span.end)
             subjects = [e for e, r in prop.roles if r == "subject" and e in members]
             sources = [

@@ -9,6 +9,8 @@ the cards in the order the question names them, or the Chain Link numbers it say
 
 from __future__ import annotations
 
+import weakref
+
 from kb.graph import KnowledgeGraph
 from kb.ids import concept_id
 from kb.reading.question import Question
@@ -36,9 +38,20 @@ def _negatable_kinds(kg: KnowledgeGraph, card: str) -> set[str]:
     return kinds
 
 
+_RULES: weakref.WeakKeyDictionary[KnowledgeGraph, tuple[str | None]] = weakref.WeakKeyDictionary()
+
+
 def resolution_rule(kg: KnowledgeGraph) -> str | None:
     """The passage stating that a chain resolves from the last link down: one that mentions
-    chain resolution inside a Rule or Section about Chain Links, of the base rules first."""
+    chain resolution inside a Rule or Section about Chain Links, of the base rules first (found
+    once per graph: reasoners ask for it on every question they read)."""
+    known = _RULES.get(kg)
+    if known is None:
+        known = _RULES[kg] = (_resolution_rule(kg),)
+    return known[0]
+
+
+def _resolution_rule(kg: KnowledgeGraph) -> str | None:
     sections = {n.id for n in kg.rules_about(concept_id("chain-link"))}
     found = [
         f.subject
