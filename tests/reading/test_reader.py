@@ -9,6 +9,7 @@ import pytest
 
 from kb.reading import Span, read_question, read_sentence
 from kb.reading.language import LANGUAGES, language
+from kb.reading.proposition import Proposition
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -26,6 +27,13 @@ def only(text: str, lang: str = "pt", **entities: str):
     reading = read_sentence(text, spans(text, **entities), lang)
     assert len(reading.propositions) == 1, reading
     return reading.propositions[0]
+
+
+def asked(text: str, **entities: str) -> Proposition:
+    """The asking proposition of a question, with hand-made mentions."""
+    asking = read_question(text, spans(text, **entities)).asking
+    assert asking is not None
+    return asking
 
 
 def test_negative_concord_is_one_negation() -> None:
@@ -398,18 +406,16 @@ def test_numbers_joined_by_or_count_the_same_thing() -> None:
 
 
 def test_each_party_with_its_own_thing_counts_two_at_once() -> None:
+    field = {"concept__field_spell": "Field Spell"}
     text = "No Edison cada jogador pode ter sua própria Field Spell ativa ao mesmo tempo?"
-    asked = read_question(text, spans(text, concept__field_spell="Field Spell")).asking
-    assert asked is not None
-    (q,) = asked.quantities
+    (q,) = asked(text, **field).quantities
     assert (q.value, q.unit, q.bound) == (2, "@concept/field-spell", "min")
-    text = "Can each player have their own Field Spell active?"
-    asked = read_question(text, spans(text, concept__field_spell="Field Spell")).asking
-    assert asked is not None and asked.quantities[0].bound == "min"
+    assert (
+        asked("Can each player have their own Field Spell active?", **field).quantities[0].bound
+        == "min"
+    )
     # "own" without a distributive before it counts nothing
-    text = "Can I activate my own Field Spell?"
-    asked = read_question(text, spans(text, concept__field_spell="Field Spell")).asking
-    assert asked is not None and asked.quantities == ()
+    assert asked("Can I activate my own Field Spell?", **field).quantities == ()
 
 
 def test_ceasing_to_be_is_a_denial() -> None:
@@ -425,30 +431,23 @@ def test_a_verb_of_requiring_is_a_must() -> None:
 
 def test_another_in_portuguese_is_one_more() -> None:
     text = "Posso fazer outra Invocação-Normal no mesmo turno?"
-    asked = read_question(text, spans(text, concept__normal_summon="Invocação-Normal")).asking
-    assert asked is not None
-    (q,) = asked.quantities
+    (q,) = asked(text, concept__normal_summon="Invocação-Normal").quantities
     assert (q.value, q.unit, q.bound) == (2, "@concept/normal-summon", "min")
 
 
 def test_a_party_owning_what_is_named_is_not_who_acts() -> None:
     text = "Posso ativar a Mirror Force baixada do meu parceiro?"
-    asked = read_question(text, spans(text, card__mirror_force="Mirror Force")).asking
-    assert asked is not None and asked.actor == "player"  # "posso": I act, the card is his
-    asked = read_question("Meu parceiro pode ativar a carta?").asking
-    assert asked is not None and asked.actor == "teammate"
-    asked = read_question("Can I activate the Set card of my teammate?").asking
-    assert asked is not None and asked.actor == "player"
+    # "posso": I act, the card is his
+    assert asked(text, card__mirror_force="Mirror Force").actor == "player"
+    assert asked("Meu parceiro pode ativar a carta?").actor == "teammate"
+    assert asked("Can I activate the Set card of my teammate?").actor == "player"
 
 
 def test_an_object_pronoun_asks_of_what_the_clause_before_was_about() -> None:
     text = "Link monsters are blue, so do I shuffle them into my Main Deck?"
-    asked = read_question(
-        text, spans(text, concept__link_monster="Link monsters", concept__main_deck="Main Deck")
-    ).asking
-    assert asked is not None
-    assert ("concept/link-monster", "object") in asked.roles
-    assert ("concept/main-deck", "target") in asked.roles
+    roles = asked(text, concept__link_monster="Link monsters", concept__main_deck="Main Deck").roles
+    assert ("concept/link-monster", "object") in roles
+    assert ("concept/main-deck", "target") in roles
 
 
 def test_a_number_joined_to_a_named_one_names_one_too() -> None:

@@ -326,45 +326,21 @@ def test_a_cards_own_case_is_no_general_limit() -> None:
 
 
 def test_spells_and_traps_listed_as_summoning_under_a_summon_kind_summon_that_way() -> None:
-    names = {
-        "não-inerentes": "concept/non-inherent-special-summon",
-        "invoque": "concept/summon",
-        "Monster Reborn": "card/monster-reborn",
-        "Zombie Master": "card/zombie-master",
-    }
-    nodes: list[Node] = []
-    for k, text in enumerate(
-        [
-            "Os não-inerentes são assim.",
-            "-Qualquer carta que invoque: Monster Reborn, Zombie Master.",
-        ]
-    ):
-        found = {w: e for w, e in names.items() if w in text}
-        for node in _read(text, found):
-            nodes.append(
-                Node(
-                    f"doc/p-{k}/{node.id}",
-                    node.type,
-                    text=text,
-                    span=Span("doc", 100 * k, 100 * k + len(text)),
-                    parent=f"doc/p-{k}",
-                    props=node.props,
-                )
-            )
-    glossary = [
-        Fact(
-            "concept/non-inherent-special-summon",
-            "broader",
-            "concept/special-summon",
-            None,
-            "curated",
-        )
-    ]
+    nodes = _bullets(
+        {
+            "Os não-inerentes são assim.": {"não-inerentes": "concept/non-inherent-special-summon"},
+            "-Qualquer carta que invoque: Monster Reborn, Zombie Master.": {
+                "invoque": "concept/summon",
+                "Monster Reborn": "card/monster-reborn",
+                "Zombie Master": "card/zombie-master",
+            },
+        }
+    )
     cards = [
         Fact("card/monster-reborn", "instance_of", "concept/spell-card", None, "curated"),
         Fact("card/zombie-master", "instance_of", "concept/monster-card", None, "curated"),
     ]
-    facts = {(f.subject, f.predicate, f.object) for f in derive(nodes, glossary, cards)}
+    facts = {(f.subject, f.predicate, f.object) for f in derive(nodes, SUMMON_KINDS, cards)}
     assert ("card/monster-reborn", "summoned_by", "concept/non-inherent-special-summon") in facts
     # a monster named there is one whose effect summons, not one summoned that way
     assert not any(f[0] == "card/zombie-master" for f in facts)
