@@ -50,6 +50,7 @@ class Language:
     comparison_after_cut: frozenset[Phrase]  # "X, como Y": what X is compared with, after a comma
     target_prepositions: frozenset[Phrase]
     agent_prepositions: frozenset[Phrase]
+    setting_prepositions: frozenset[Phrase]  # "No Edison, …": where or when, never the subject
     conjunctions: frozenset[Phrase]
     coordinators: frozenset[Phrase]  # ", e retornam": a conjunction opening a second predicate
     finite_endings: tuple[str, ...]  # endings of a finite verb ("retornam"): a predicate starts
@@ -159,6 +160,7 @@ def language(code: str) -> Language:
         comparison_after_cut=_phrases(raw.get("comparison_after_cut")),
         target_prepositions=_phrases(raw.get("target_prepositions")),
         agent_prepositions=_phrases(raw.get("agent_prepositions")),
+        setting_prepositions=_phrases(raw.get("setting_prepositions")),
         conjunctions=_phrases(raw.get("conjunctions")),
         coordinators=_phrases(raw.get("coordinators")),
         finite_endings=tuple(fold(str(w)) for w in raw.get("finite_endings") or ()),

@@ -632,6 +632,19 @@ def _unit(toks: Sequence[Token], words: Sequence[str], i: int, lang: Language) -
     return "", named
 
 
+def _in_setting(words: Sequence[str], i: int, lang: Language) -> bool:
+    """Whether the word at ``i`` follows a preposition of setting ("No Edison", "In a Tag Duel"),
+    an article or number between them."""
+    for j in (i - 1, i - 2):
+        if j < 0:
+            return False
+        if _match(words, j, lang.setting_prepositions):
+            return True
+        if words[j] not in lang.stopwords and words[j] not in lang.numbers:
+            return False
+    return False
+
+
 def _proposition(main: _Clause, deps: list[_Clause], lang: Language) -> Proposition:
     toks = main.toks
     words = _words(toks)
@@ -643,9 +656,13 @@ def _proposition(main: _Clause, deps: list[_Clause], lang: Language) -> Proposit
     if anchor is None:
         anchor = next((i for i in range(len(words)) if _match(words, i, lang.auxiliaries)), None)
     if anchor is None:
-        # no modal, negator or auxiliary: the first word after the first entity is the verb
-        first_entity = next((i for i, t in enumerate(toks) if t.entity), None)
-        anchor = first_entity + 1 if first_entity is not None else 0
+        # no modal, negator or auxiliary: the first word after the first entity is the verb,
+        # an entity of the clause's setting ("No Edison, o jogador compra") excepted
+        entities = [i for i, t in enumerate(toks) if t.entity]
+        subject = next((i for i in entities if not _in_setting(words, i, lang)), None)
+        if subject is None and entities:
+            subject = entities[0]
+        anchor = subject + 1 if subject is not None else 0
     passive = False
     if modal_at is not None or neg_at is not None:
         a = anchor
@@ -670,7 +687,14 @@ def _proposition(main: _Clause, deps: list[_Clause], lang: Language) -> Proposit
                 target_next -= 1
             continue
         role: Role
-        if i < anchor:
+        if (
+            last == "target"
+            and i > 0
+            and toks[i - 1].entity is not None
+            and (t.start > toks[i - 1].end + 1)
+        ):
+            role = "target"  # "a X, Y e Z": a list goes on after a comma the clause cut away
+        elif i < anchor:
             role = "object" if passive else "subject"
         elif agent_next and passive:
             role = "subject"

@@ -46,6 +46,9 @@ class Relation:
     # with `members`: the bullet names this action, and the cards of `member_kind` it names do it
     member_action: str | None = None
     value: str | None = None  # the fact's object, for a limit
+    # a target naming one of these in general ("em resposta a quaisquer outros efeitos") stands
+    # for every kind of `to_kind`
+    to_all: frozenset[str] = frozenset()
 
 
 @cache
@@ -75,6 +78,7 @@ def relations() -> tuple[Relation, ...]:
             only=r.get("only"),
             member_action=r.get("member_action"),
             value=r.get("value"),
+            to_all=frozenset(r.get("to_all", ())),
         )
         for r in raw["relations"]
     )
@@ -314,6 +318,8 @@ def derive(
                     if r in rel.targets and e not in rel.action and e in via[rel.to_via]
                 ]
                 targets = _shared(rel, named, via[rel.to_via], to_members)
+            if not targets and any(r in rel.targets and e in rel.to_all for e, r in prop.roles):
+                targets = sorted(to_members)
             if not sources and previous[0] == sentence:
                 sources = previous[1]  # "…, mas não a X": the clause before's source
             if not sources and rel.topic:

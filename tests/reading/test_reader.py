@@ -463,3 +463,43 @@ def test_an_abbreviations_dots_end_no_sentence() -> None:
     assert reading.setup == () and reading.asking is not None and reading.asking.start == 0
     reading = read_question("Um monstro Gêmeos (p.ex. Gigaplant) é um Monstro de Efeito?")
     assert reading.setup == ()
+
+
+def test_a_setting_opening_the_clause_is_not_its_subject() -> None:
+    # no modal or auxiliary: the verb follows the subject, not the format the clause is set in
+    p = asked(
+        "No Edison o primeiro jogador compra carta no primeiro turno?",
+        format__edison="Edison",
+        concept__duelist="jogador",
+        concept__draw="compra",
+    )
+    assert p.role_of("concept/duelist") == "subject"
+    p = asked(
+        "In a Tag Duel each team shares Life Points?",
+        concept__tag_duel="Tag Duel",
+        concept__team="team",
+        concept__life_points="Life Points",
+    )
+    assert p.role_of("concept/team") == "subject"
+    assert p.role_of("concept/life-points") == "object"
+
+
+def test_a_list_of_targets_goes_on_after_a_comma() -> None:
+    text = "Efeitos X podem ser usados em resposta a efeitos A , efeitos B e outros efeitos C."
+    p = only(
+        text,
+        concept__response="resposta",
+        concept__a="efeitos A",
+        concept__b="efeitos B",
+        concept__c="efeitos C",
+    )
+    assert [p.role_of(f"concept/{k}") for k in "abc"] == ["target"] * 3
+    # an action named right before a card is no list: the card is what it acts on
+    p = only(
+        "They get to activate Bottomless Trap Hole.",
+        "en",
+        concept__activation="activate",
+        card__bottomless_trap_hole="Bottomless Trap Hole",
+    )
+    assert p.role_of("concept/activation") == "target"
+    assert p.role_of("card/bottomless-trap-hole") == "object"

@@ -15,8 +15,8 @@ SPEEDS = {
 GLOSSARY = [Fact(c, "broader", "concept/spell-speed", None, "curated") for c in SPEEDS.values()]
 
 
-def statements(text: str) -> list[Node]:
-    mentions = []
+def statements(text: str, more: list[Mention] | None = None) -> list[Node]:
+    mentions = list(more or [])
     for words, entity in SPEEDS.items():
         at = text.find(words)
         while at >= 0:
@@ -344,3 +344,18 @@ def test_spells_and_traps_listed_as_summoning_under_a_summon_kind_summon_that_wa
     assert ("card/monster-reborn", "summoned_by", "concept/non-inherent-special-summon") in facts
     # a monster named there is one whose effect summons, not one summoned that way
     assert not any(f[0] == "card/zombie-master" for f in facts)
+
+
+def test_a_speed_responding_to_no_other_effect_responds_to_no_speed() -> None:
+    # "quaisquer outros efeitos": effects in general stand for every Spell Speed
+    text = (
+        "Efeitos de Velocidade de Magia 1 não podem ser encadeados em resposta a quaisquer "
+        "outros efeitos."
+    )
+    at = text.rindex("efeitos")
+    nodes = statements(text, [Mention("concept/effect", at, at + len("efeitos"))])
+    facts = {(f.subject, f.predicate, f.object) for f in derive(nodes, GLOSSARY)}
+    assert facts == {
+        ("concept/spell-speed-1", "cannot_respond_to", "concept/spell-speed-2"),
+        ("concept/spell-speed-1", "cannot_respond_to", "concept/spell-speed-3"),
+    }
