@@ -343,3 +343,16 @@ def test_whether_a_card_is_legal_in_a_format(
 ) -> None:
     a = hash_service.ask(question, format="edison")
     assert (a["reasoner"], a["verdict"]) == ("card-limit", verdict)
+
+
+def test_an_amount_of_something_else_is_no_count_of_the_card(
+    hash_service: RulingsService,
+) -> None:
+    # "tenho 2 trevas": two DARK monsters, not two copies of the card named after them
+    a = hash_service.ask(
+        "Eu tenho 2 trevas no cemitério. Posso invocar Dark Armed Dragon no Edison?",
+        format="edison",
+    )
+    assert a["reasoner"] != "card-limit"
+    a = hash_service.ask("No Edison, posso ter 2 Dark Armed Dragon no deck?", format="edison")
+    assert a["reasoner"] == "card-limit"

@@ -9,9 +9,10 @@ Inflections are left to the Snowball stemmer of the language (the one the search
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
+import simplemma
 import Stemmer
 import yaml
 
@@ -90,11 +91,16 @@ class Language:
     relative_time: dict[str, frozenset[Phrase]]  # "before"/"after" words placing one thing
     stopwords: frozenset[str]
     stemmer_name: str
+    lemmatizer: str | None  # simplemma's language code: words are lemmatized before stemming
     # this language's stems → the Portuguese stem of the same word ("card" → "cart")
     bridge: dict[str, str]
 
     def stem(self, word: str) -> str:
-        return _stemmer(self.stemmer_name).stemWord(word)
+        """The stem of the word's lemma (inflections of one verb share it: "usa", "usado" and
+        "usam" all stem as "usar" does), where the language data names a lemmatizer."""
+        if word in self.function_words:
+            return _stem_of(word, self.stemmer_name, None)  # ("a", "no": no lemma of their own)
+        return _stem_of(word, self.stemmer_name, self.lemmatizer)
 
     def shared_stem(self, word: str) -> str:
         """The word's stem, in the documents' language where the language data bridges it
@@ -111,6 +117,13 @@ class Language:
 @cache
 def _stemmer(name: str) -> Stemmer.Stemmer:
     return Stemmer.Stemmer(name)
+
+
+@lru_cache(maxsize=65536)
+def _stem_of(word: str, stemmer: str, lemmatizer: str | None) -> str:
+    if lemmatizer is not None:
+        word = fold(simplemma.lemmatize(word, lang=lemmatizer))
+    return _stemmer(stemmer).stemWord(word)
 
 
 @cache
@@ -203,6 +216,7 @@ def language(code: str) -> Language:
         relative_time=_grouped(raw.get("relative_time")),
         stopwords=frozenset(fold(str(w)) for w in raw.get("stopwords") or ()),
         stemmer_name=str(raw.get("stemmer") or "porter"),
+        lemmatizer=str(raw["lemmatize"]) if raw.get("lemmatize") else None,
         bridge=_bridge(raw),
     )
 
@@ -212,10 +226,12 @@ def _bridge(raw: dict[str, object]) -> dict[str, str]:
     table = raw.get("bridge") or {}
     if not isinstance(table, dict) or not table:
         return {}
-    own = _stemmer(str(raw.get("stemmer") or "porter"))
+    own = str(raw.get("stemmer") or "porter")
+    lemmatizer = str(raw["lemmatize"]) if raw.get("lemmatize") else None
     target = language(str(raw["bridge_language"]))
-    other = _stemmer(target.stemmer_name)
-    return {own.stemWord(fold(str(k))): other.stemWord(fold(str(v))) for k, v in table.items()}
+    return {
+        _stem_of(fold(str(k)), own, lemmatizer): target.stem(fold(str(v))) for k, v in table.items()
+    }
 
 
 def guess_language(words: list[str]) -> str:

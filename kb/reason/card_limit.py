@@ -13,7 +13,7 @@ import weakref
 from kb.graph import KnowledgeGraph
 from kb.ids import concept_id
 from kb.model import Node
-from kb.reading.question import Question
+from kb.reading.question import Amount, Question
 from kb.reason import Decision, Knowledge, Step, Value
 
 # Status → (max copies, concept, en, pt)
@@ -54,6 +54,16 @@ def _asked_copies(q: Question) -> int | None:
     return None
 
 
+def _of_card(q: Question, amount: Amount) -> bool:
+    """The amount counts a card: the next thing the question names after it, right after it, is a
+    card ("tenho 2 Dark Armed Dragon", not "tenho 2 trevas no cemitério … Dark Armed Dragon")."""
+    after = [m for m in q.mentions if m.start >= amount.end]
+    if not after:
+        return False
+    first = min(after, key=lambda m: m.start)
+    return first.entity.startswith("card/") and first.start - amount.end <= 2
+
+
 def decide_card_limit(kb: Knowledge, q: Question) -> Decision | None:
     spec = kb.formats.get(q.format)
     if spec is None or spec.banlist is None:
@@ -68,7 +78,10 @@ def decide_card_limit(kb: Knowledge, q: Question) -> Decision | None:
     # Extra Deck named for where a monster is summoned from is not a section to fill).
     about_copies = (
         said.has("copies", "list_status")
-        or any(a.value <= 9 and said.before(a.start, "use", "have") for a in q.amounts)
+        or any(
+            a.value <= 9 and said.before(a.start, "use", "have") and _of_card(q, a)
+            for a in q.amounts
+        )
         or legality
         or (said.has("deck_section") and (asked is not None or not said.has("extra_deck")))
     )

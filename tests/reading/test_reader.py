@@ -12,6 +12,8 @@ from kb.reading.language import LANGUAGES, language
 from kb.reading.proposition import Proposition
 
 REPO = Path(__file__).resolve().parents[2]
+PT = language("pt")
+COPY = PT.stem("copia")  # the documents' stem of "cópia" (folded), which "copy" is read into
 
 
 def spans(text: str, **entities: str) -> list[Span]:
@@ -139,20 +141,20 @@ def test_what_a_number_counts_is_the_head_of_the_phrase_after_it() -> None:
         (2, "@concept/union-monster"),  # an entity in the phrase, past the adjective
     ]
     (q,) = read_question("Can I keep two different copies?").asking.quantities  # type: ignore[union-attr]
-    assert q.unit == "cop"  # English puts the head last (read into the documents' stem)
+    assert q.unit == COPY  # English puts the head last (read into the documents' stem)
     (q,) = only("Você pode ter 3 cópias diferentes.").quantities
-    assert q.unit == "cop"  # Portuguese first
+    assert q.unit == COPY  # Portuguese first
 
 
 def test_an_ordinal_counts_after_an_indefinite_word_and_names_otherwise() -> None:
     (q,) = read_question("Can I put a second copy in the Side Deck?").asking.quantities  # type: ignore[union-attr]
-    assert (q.value, q.unit, q.bound, q.named) == (2, "cop", "min", False)
+    assert (q.value, q.unit, q.bound, q.named) == (2, COPY, "min", False)
     (q,) = read_question("Posso colocar uma 3ª cópia no Side Deck?").asking.quantities  # type: ignore[union-attr]
     assert (q.value, q.bound, q.named) == (3, "min", False)
     (q,) = read_question("O terceiro duelista pode atacar?").asking.quantities  # type: ignore[union-attr]
     assert (q.value, q.unit, q.named) == (3, "duelist", True)
     (q,) = read_question("Can I also keep another copy in my Side Deck?").asking.quantities  # type: ignore[union-attr]
-    assert (q.value, q.unit, q.bound) == (2, "cop", "min")  # one more: at least two
+    assert (q.value, q.unit, q.bound) == (2, COPY, "min")  # one more: at least two
     # a Tag Duel duelist is no ordinal, whatever folding does to "2ª"
     assert read_question("Depois do 1A quem joga é o 2A?").asking.quantities == ()  # type: ignore[union-attr]
 
@@ -223,7 +225,8 @@ def test_a_question_confirming_what_someone_said_asks_what_was_said() -> None:
     # (English words are read into the documents' Portuguese stems where the data bridges them)
     assert {"link", "nivel"} <= q.asking.stems and "buddi" not in q.asking.stems
     q = read_question("Meu amigo jura que os substeps são oficiais. Ele tá certo?")
-    assert q.asking is not None and "ofic" in q.asking.stems and "jur" not in q.asking.stems
+    assert q.asking is not None and PT.stem("oficiais") in q.asking.stems
+    assert PT.stem("jura") not in q.asking.stems
     # a sentence asking something of its own is not a confirmation
     q = read_question("My buddy says Link monsters have a Level. Can they be Tributed?")
     assert q.asking is not None and "tribut" in q.asking.stems
@@ -503,3 +506,11 @@ def test_a_list_of_targets_goes_on_after_a_comma() -> None:
     )
     assert p.role_of("concept/activation") == "target"
     assert p.role_of("card/bottomless-trap-hole") == "object"
+
+
+def test_a_verbs_forms_share_one_stem_and_function_words_keep_theirs() -> None:
+    pt, en = language("pt"), language("en")
+    assert len({pt.stem(w) for w in ("usa", "usado", "usam", "usar")}) == 1
+    assert len({en.stem(w) for w in ("draws", "drew", "drawn", "draw")}) == 1
+    # a function word is no inflection of another ("a" is not "o", "no" not "o")
+    assert len({pt.stem(w) for w in ("a", "o", "no")}) == 3
