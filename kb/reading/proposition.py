@@ -17,7 +17,9 @@ if TYPE_CHECKING:
 
 Modality = Literal["fact", "can", "must", "always"]
 Role = Literal["subject", "object", "target"]
-ClauseKind = Literal["main", "condition", "time", "exception", "cause", "contrast", "comparison"]
+ClauseKind = Literal[
+    "main", "condition", "time", "exception", "cause", "contrast", "comparison", "relative", "aside"
+]
 QuestionKind = Literal["yes_no", "which", "who", "when", "how_many", "why", "what", "how", "choice"]
 # Kinds answered with a value (verdict null): every kind but yes/no and why.
 VALUE_KINDS: frozenset[str] = frozenset(get_args(QuestionKind)) - {"yes_no", "why"}

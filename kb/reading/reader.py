@@ -41,10 +41,12 @@ from kb.reading.proposition import (
 )
 
 # A word: letters/digits with inner hyphens or apostrophes; punctuation that cuts clauses.
-_WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*|[,;:()?!.—–]")
-_CUTS = frozenset(",;:()—–")
+_WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*|[,;:()\[\]?!.—–]")
+_CUTS = frozenset(",;:()[]—–")
+_CLOSES = {"(": ")", "[": "]"}  # an aside's brackets
 TIMES = "×"  # the unit of "how many times" in every language ("uma vez", "twice")
 _ENDS = frozenset("?!.")
+_INNER: frozenset[ClauseKind] = frozenset({"relative", "aside"})  # folded into their main clause
 _DEPENDENT: frozenset[ClauseKind] = frozenset(get_args(ClauseKind)) - {"main", "contrast"}
 _MODAL_KINDS: tuple[Modality, ...] = tuple(k for k in get_args(Modality) if k != "fact")
 
@@ -167,6 +169,38 @@ def clauses(toks: list[Token], lang: Language) -> list[_Clause]:
     i = 0
     while i < len(toks):
         w = words[i]
+        if w in _CLOSES and _CLOSES[w] in words[i + 1 :]:
+            # "(mas não a ativação)", "[REF1]": an aside; the clause it interrupts goes on after it
+            close = words.index(_CLOSES[w], i + 1)
+            inside = [t for t in toks[i + 1 : close] if t.word not in _CUTS]
+            # (after one, a relative clause has named what it is: the main clause goes on)
+            going_on: ClauseKind = "main" if out[-1].kind == "relative" else out[-1].kind
+            opened = _opens(words, i + 1, lang)
+            if opened is not None and opened[0] in _DEPENDENT:
+                # "(a não ser que …)", "(if …)": the dependent clause it opens
+                inside = [t for t in toks[i + 1 + opened[1] : close] if t.word not in _CUTS]
+                if inside:
+                    out.append(_Clause(opened[0], inside))
+                    out.append(_Clause(going_on, [], resumes=going_on == "main"))
+            elif inside:
+                out.append(_Clause("aside", inside))
+                out.append(_Clause(going_on, [], resumes=going_on == "main"))
+            i = close + 1
+            continue
+        if out[-1].kind == "relative" and _relative_ends(words, i, lang, out[-1]):
+            # "Efeitos que negam efeitos | não podem …": the relative clause had its verb, the
+            # main clause's predicate starts
+            out.append(_Clause("main", [], resumes=True))
+        if (
+            i > 0
+            and toks[i - 1].entity is not None
+            and out[-1].kind == "main"
+            and _match(words, i, lang.subordinators.get("relative", frozenset()))
+        ):
+            # "Efeitos de Monstro que somente negam efeitos": what the entity before is
+            out.append(_Clause("relative", []))
+            i += _match(words, i, lang.subordinators.get("relative", frozenset()))
+            continue
         if w in _CUTS:
             n = _second_verb(words, i, lang) if out[-1].kind == "main" and out[-1].toks else 0
             if n:
@@ -220,7 +254,7 @@ def clauses(toks: list[Token], lang: Language) -> list[_Clause]:
                 opened = ("comparison", n)  # "…, like Gemini or Union?"
         if opened is not None:
             kind, n = opened
-            if kind in _DEPENDENT:
+            if kind in _DEPENDENT:  # (a relative clause opens only after an entity, above)
                 out.append(_Clause(kind, []))
                 i += n
                 continue
@@ -229,8 +263,14 @@ def clauses(toks: list[Token], lang: Language) -> list[_Clause]:
                 i += n
                 continue
         n = _match(words, i, lang.resumers)
-        if n and (out[-1].kind != "main" or (i > 0 and words[i - 1] in _CUTS and out[-1].toks)):
+        after_aside = out[-1].resumes and not out[-1].toks  # "X (Y), então Z"
+        if n and (
+            out[-1].kind != "main"
+            or (i > 0 and words[i - 1] in _CUTS and (out[-1].toks or after_aside))
+        ):
             # "se X, então Y"; "X, so Y?": what follows is a main clause of its own
+            if after_aside:
+                out.pop()
             out.append(_Clause("main", []))
             i += n
             continue
@@ -290,6 +330,33 @@ def _second_verb(words: Sequence[str], i: int, lang: Language) -> int:
     w = words[j]
     finite = len(w) >= 5 and w.endswith(lang.finite_endings) and w not in lang.function_words
     return 1 + n if _predicate_starts(words, j, lang) or finite else 0
+
+
+def _copular(main: _Clause, relative: _Clause, lang: Language) -> bool:
+    """The main clause, up to the relative clause, is a copula and what it names ("São monstros
+    que …", "They are monsters that …"): no content word of its own."""
+    if not relative.toks:
+        return False
+    before = [t for t in main.toks if t.start < relative.toks[0].start]
+    words = _words(before)
+    return any(_match(words, i, lang.auxiliaries) for i in range(len(words))) and not _content(
+        before, lang
+    )
+
+
+def _relative_ends(words: Sequence[str], i: int, lang: Language, relative: _Clause) -> bool:
+    """Whether the main clause's predicate starts at `i`, after a relative clause that had its
+    verb: a modal, auxiliary or denier, or a negator before one ("que negam efeitos | não
+    podem"; not "que não negam nada | podem", whose "nada" is the relative clause's)."""
+    if not _content(relative.toks, lang) and not any(t.entity for t in relative.toks):
+        return False
+    tables = [lang.deniers, lang.auxiliaries, *lang.modals.values()]
+    if any(_match(words, i, t) for t in tables):
+        return True
+    n = _match(words, i, lang.negators)
+    if not n or _match(words, i, lang.concord):
+        return False  # ("nada", "nothing": what the relative clause's verb does)
+    return any(_match(words, i + n, t) for t in tables)
 
 
 def _predicate_starts(words: Sequence[str], i: int, lang: Language) -> bool:
@@ -645,16 +712,21 @@ def _in_setting(words: Sequence[str], i: int, lang: Language) -> bool:
     return False
 
 
-def _proposition(main: _Clause, deps: list[_Clause], lang: Language) -> Proposition:
+def _proposition(
+    main: _Clause, deps: list[_Clause], lang: Language, muted: frozenset[int] = frozenset()
+) -> Proposition:
+    """`muted`: the starts of tokens of relative clauses and asides folded into `main`: they
+    name what its entities are, and neither negate the clause, nor mark its verb."""
     toks = main.toks
     words = _words(toks)
-    negative, neg_at = _negative(words, lang)
-    modality, restrictive, modal_at = _modality(words, lang)
+    own = [w if t.start not in muted else "\1" for w, t in zip(words, toks, strict=True)]
+    negative, neg_at = _negative(own, lang)
+    modality, restrictive, modal_at = _modality(own, lang)
     anchor = modal_at
     if anchor is None:
         anchor = neg_at
     if anchor is None:
-        anchor = next((i for i in range(len(words)) if _match(words, i, lang.auxiliaries)), None)
+        anchor = next((i for i in range(len(own)) if _match(own, i, lang.auxiliaries)), None)
     if anchor is None:
         # no modal, negator or auxiliary: the first word after the first entity is the verb,
         # an entity of the clause's setting ("No Edison, o jogador compra") excepted
@@ -666,8 +738,8 @@ def _proposition(main: _Clause, deps: list[_Clause], lang: Language) -> Proposit
     passive = False
     if modal_at is not None or neg_at is not None:
         a = anchor
-        for j in range(a + 1, min(a + 4, len(words))):
-            if _match(words, j, lang.passive):
+        for j in range(a + 1, min(a + 4, len(own))):
+            if _match(own, j, lang.passive):
                 passive = True
                 break
     roles: list[tuple[str, Role]] = []
@@ -787,8 +859,16 @@ def _propositions(toks: list[Token], lang: Language) -> tuple[Proposition, ...]:
     quando X")."""
     groups: list[tuple[_Clause, list[_Clause]]] = []
     pending: list[_Clause] = []
+    unsaid: _Clause | None = None  # the last main clause of function words only
     for c in clauses(toks, lang):
-        if c.kind != "main":
+        if c.kind == "main" and c.resumes and unsaid is not None:
+            # "ninguém (nem eu) pode …": the clause an aside interrupted goes on
+            c = _Clause("main", [*unsaid.toks, *c.toks], shares_subject=unsaid.shares_subject)
+        if c.kind == "main":
+            unsaid = None
+        if c.kind in _INNER and groups and not pending:
+            groups[-1][1].append(c)  # of what the clause before names
+        elif c.kind != "main":
             pending.append(c)
         elif c.resumes and groups:
             groups[-1][0].toks.extend(c.toks)  # "Ativar X durante Y | é ilegal": one clause
@@ -797,12 +877,28 @@ def _propositions(toks: list[Token], lang: Language) -> tuple[Proposition, ...]:
         elif _content(c.toks, lang) or any(t.entity for t in c.toks):
             groups.append((c, pending))
             pending = []
+        else:
+            unsaid = c
         # a clause of function words only ("… but I don't") says nothing of its own
+    if unsaid is not None and any(d.kind in _INNER for d in pending):
+        groups.append((unsaid, pending))  # "Isto é ilegal (como descrito …)."
+        pending = []
     if pending and groups:
         groups[-1][1].extend(pending)
     out: list[Proposition] = []
     for m, deps in groups:
-        p = _proposition(m, deps, lang)
+        inner = [d for d in deps if d.kind in _INNER]
+        muted: frozenset[int] = frozenset()
+        if inner:
+            # a relative clause or an aside is part of what the main clause names; after a
+            # copula alone ("Rituais: São monstros que precisam de …") the relative clause says
+            # what the main clause asserts
+            said = [d for d in inner if d.kind == "aside" or not _copular(m, d, lang)]
+            muted = frozenset(t.start for d in said for t in d.toks)
+            merged = sorted([*m.toks, *(t for d in inner for t in d.toks)], key=lambda t: t.start)
+            m = _Clause(m.kind, merged, m.resumes, m.shares_subject)
+            deps = [d for d in deps if d.kind not in _INNER]
+        p = _proposition(m, deps, lang, muted)
         if m.shares_subject and out and p.subject is None:
             # the second predicate is of the subject before ("Estes monstros …, e retornam")
             shared = tuple(r for r in out[-1].roles if r[1] == "subject" and r not in p.roles)

@@ -514,3 +514,78 @@ def test_a_verbs_forms_share_one_stem_and_function_words_keep_theirs() -> None:
     assert len({en.stem(w) for w in ("draws", "drew", "drawn", "draw")}) == 1
     # a function word is no inflection of another ("a" is not "o", "no" not "o")
     assert len({pt.stem(w) for w in ("a", "o", "no")}) == 3
+
+
+def test_a_relative_clause_names_what_its_entity_is_and_negates_nothing() -> None:
+    p = only(
+        "Efeitos de Monstro que não negam nada podem ser ativados na Etapa de Dano.",
+        concept__monster_effect="Efeitos de Monstro",
+        concept__damage_step="Etapa de Dano",
+    )
+    assert not p.negative and p.modality == "can"
+    p = only(
+        "Efeitos de Monstro que somente negam efeitos NÃO PODEM ser ativados na Etapa de Dano.",
+        concept__monster_effect="Efeitos de Monstro",
+        concept__damage_step="Etapa de Dano",
+    )
+    assert p.negative and p.modality == "can" and not p.restrictive
+    p = only(
+        "Can a monster effect that only negates effects be used in the Damage Step?",
+        "en",
+        concept__monster_effect="monster effect",
+        concept__damage_step="Damage Step",
+    )
+    assert not p.restrictive and p.modality == "can"
+
+
+def test_an_aside_is_part_of_its_clause_and_negates_nothing() -> None:
+    text = (
+        "Efeitos de Monstro que negam efeitos (mas não a ativação) de um card NÃO PODEM ser "
+        "ativados na Etapa de Dano [REF1, REF2]."
+    )
+    p = only(
+        text,
+        concept__monster_effect="Efeitos de Monstro",
+        concept__activation="ativação",
+        concept__damage_step="Etapa de Dano",
+    )
+    assert p.negative and p.role_of("concept/damage-step") == "target"
+    assert "concept/activation" in p.entities  # what the aside names is named
+    # a clause of function words that an aside interrupts goes on after it
+    p = asked(
+        "Ninguém (nem eu nem meu parceiro) pode ativar outra Magia de Campo?",
+        concept__field_spell="Magia de Campo",
+    )
+    assert p.negative and p.modality == "can"
+    # after an aside, "então" opens the main clause
+    reading = read_sentence(
+        "Se um card afeta todos os Monstros (como Raigeki), então ele afetará ambas as Equipes.",
+        spans(
+            "Se um card afeta todos os Monstros (como Raigeki), então ele afetará ambas as "
+            "Equipes.",
+            concept__monster="Monstros",
+            concept__team="Equipes",
+        ),
+        "pt",
+    )
+    (p,) = reading.propositions
+    assert p.role_of("concept/team") is not None and p.conditions
+
+
+def test_brackets_opening_a_dependent_clause_hold_that_clause() -> None:
+    p = only(
+        "Efeitos de Gatilho ativam no Cemitério (a não ser que precisem permanecer no campo).",
+        concept__trigger_effect="Efeitos de Gatilho",
+        concept__field="campo",
+    )
+    assert not p.negative and [c.kind for c in p.conditions] == ["exception"]
+
+
+def test_a_relative_clause_after_a_copula_says_what_is_asserted() -> None:
+    p = only(
+        "Rituais são monstros que precisam de Cartas Mágicas.",
+        concept__ritual_monster="Rituais",
+        concept__monster="monstros",
+        concept__spell_card="Cartas Mágicas",
+    )
+    assert p.modality == "must"
