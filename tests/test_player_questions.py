@@ -356,3 +356,20 @@ def test_an_amount_of_something_else_is_no_count_of_the_card(
     assert a["reasoner"] != "card-limit"
     a = hash_service.ask("No Edison, posso ter 2 Dark Armed Dragon no deck?", format="edison")
     assert a["reasoner"] == "card-limit"
+
+
+@pytest.mark.parametrize(
+    ("question", "verdict"),
+    [
+        # "only" of what is responded to: Spell Speed 3 responds to Spell Speed 1 and 2 too
+        ("Can Spell Speed 3 cards only be activated in response to another Spell Speed 3?", "no"),
+        # "only" of the responders, which holds: nothing slower responds to a Counter Trap
+        ("Can only Counter Traps be chained to Solemn Judgment?", "yes"),
+        ("Can Spell Speed 3 cards be activated in response to another Spell Speed 3?", "yes"),
+    ],
+)
+def test_only_in_a_chain_question_restricts_what_it_stands_next_to(
+    hash_service: RulingsService, question: str, verdict: str
+) -> None:
+    a = hash_service.ask(question)
+    assert (a["reasoner"], a["verdict"]) == ("chain-spell-speed", verdict)

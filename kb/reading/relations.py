@@ -275,6 +275,9 @@ def derive(
             via[f.predicate].setdefault(f.subject, set()).add(f.object)
     read = _read(statements)
     out: dict[tuple[str, str, str], Fact] = {}
+    breadth: dict[
+        tuple[str, str, str], int
+    ] = {}  # a role fact → how many sources its statement named
     for rel in relations():
         if rel.only is not None:
             for fact in _only(rel, read):
@@ -344,5 +347,24 @@ def derive(
                 for t in targets:
                     if s != t or not prop.negative:
                         key = (s, predicate, t)
-                        out.setdefault(key, Fact(s, predicate, t, node.parent, "document"))
-    return list(out.values())
+                        if key not in out:
+                            out[key] = Fact(s, predicate, t, node.parent, "document")
+                            breadth[key] = len(sources)
+    return _consistent(out, breadth)
+
+
+def _consistent(
+    out: dict[tuple[str, str, str], Fact], breadth: dict[tuple[str, str, str], int]
+) -> list[Fact]:
+    """The facts without those a more specific statement contradicts: of `can_respond_to` and
+    `cannot_respond_to` for one pair, the one read from a statement naming fewer sources stays
+    (a sentence listing several Spell Speeds before its verb says less of each)."""
+    opposite = {r.predicate: r.negative for r in relations() if r.negative}
+    opposite |= {v: k for k, v in opposite.items()}
+    dropped = set()
+    for key in breadth:
+        s, predicate, t = key
+        other = (s, opposite.get(predicate, ""), t)
+        if other in breadth and breadth[other] < breadth[key]:
+            dropped.add(key)
+    return [f for key, f in out.items() if key not in dropped]

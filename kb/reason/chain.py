@@ -39,6 +39,16 @@ def _after_mark(q: Question, m: Mention) -> bool:
     )
 
 
+def _only_asked(q: Question, at: int, responder: Mention) -> str | None:
+    """What an "only" of the asking clause restricts: the responders when it stands right
+    before the responder ("only Counter Traps can …"), else what is responded to ("can Spell Speed
+    3 only respond to …"); None without one."""
+    spans = q.senses.where("only", start=at)
+    if not spans:
+        return None
+    return "responders" if q.senses.before(responder.start, "only", gap=2) else "targets"
+
+
 def _excluded(q: Question, m: Mention) -> bool:
     """What is excluded from what responds: "anything other than another Counter Trap"."""
     return q.senses.led_by(m.start, ("except",), ("except_filler",), words=1)
@@ -156,6 +166,30 @@ def chain_decision(kg: KnowledgeGraph, q: Question) -> Decision | None:
             ),
         )
     r_l, t_l = label(kg, responder.entity, lang), label(kg, target.entity, lang)
+    restricted = _only_asked(q, at, responder) if allowed else None
+    if restricted is not None:
+        # "Can Spell Speed 3 only respond to Spell Speed 3?": no, when it also responds to others
+        if restricted == "targets":
+            reach = [f for f in kg.out(r_cls, "can_respond_to") if f.object != t_cls]
+        else:
+            reach = [f for f in kg.into(t_cls, "can_respond_to") if f.subject != r_cls]
+        if reach:
+            other = min(reach, key=lambda f: (f.subject, f.object))
+            a, b = other.subject[-1], other.object[-1]
+            steps.append(
+                Step(
+                    f"Spell Speed {a} can respond to Spell Speed {b} too.",
+                    f"Velocidade de Magia {a} também pode responder a Velocidade de Magia {b}.",
+                    other.source,
+                )
+            )
+            en = f"No. Spell Speed {a} can respond to Spell Speed {b} too, not only as asked."
+            pt = (
+                f"Não. Velocidade de Magia {a} também pode responder a Velocidade de Magia {b}, "
+                "não somente como perguntado."
+            )
+            sources = [s.source for s in steps if s.source]
+            return Decision("no", steps, en, pt, 0.85, sources, "chain-spell-speed")
     if allowed:
         en = f"Yes. {r_l} (Spell Speed {r_speed}) can be chained to {t_l} (Spell Speed {t_speed})."
         pt = f"Sim. {r_l} (Velocidade de Magia {r_speed}) pode ser ativado em corrente a {t_l} (Velocidade de Magia {t_speed})."

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from kb.model import Fact, Node, Span
 from kb.reading import Span as Mention
 from kb.reading import read_sentence
@@ -359,3 +361,21 @@ def test_a_speed_responding_to_no_other_effect_responds_to_no_speed() -> None:
         ("concept/spell-speed-1", "cannot_respond_to", "concept/spell-speed-2"),
         ("concept/spell-speed-1", "cannot_respond_to", "concept/spell-speed-3"),
     }
+
+
+def test_a_statement_naming_one_source_wins_over_one_listing_several() -> None:
+    # the second sentence lists two Spell Speeds before its verb: it says less of each, and its
+    # "Speed 2 responds to Speed 3" contradicts the first sentence's own rule for Speed 2
+    first = statements(
+        "Velocidade de Magia 2 pode ser usada em resposta a Velocidade de Magia 1, mas não a "
+        "Velocidade de Magia 3."
+    )
+    second = statements(
+        "Velocidade de Magia 2 e Velocidade de Magia 3 podem ser usadas em resposta a "
+        "Velocidade de Magia 3."
+    )
+    second = [replace(n, id=n.id.replace("doc/p", "doc/q"), parent="doc/q") for n in second]
+    facts = {(f.subject, f.predicate, f.object) for f in derive([*first, *second], GLOSSARY)}
+    assert ("concept/spell-speed-2", "cannot_respond_to", "concept/spell-speed-3") in facts
+    assert ("concept/spell-speed-2", "can_respond_to", "concept/spell-speed-3") not in facts
+    assert ("concept/spell-speed-3", "can_respond_to", "concept/spell-speed-3") in facts
