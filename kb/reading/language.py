@@ -52,6 +52,7 @@ class Language:
     target_prepositions: frozenset[Phrase]
     agent_prepositions: frozenset[Phrase]
     setting_prepositions: frozenset[Phrase]  # "No Edison, …": where or when, never the subject
+    possessives: frozenset[str]  # "my", "meu": whose a thing is
     conjunctions: frozenset[Phrase]
     coordinators: frozenset[Phrase]  # ", e retornam": a conjunction opening a second predicate
     finite_endings: tuple[str, ...]  # endings of a finite verb ("retornam"): a predicate starts
@@ -174,6 +175,7 @@ def language(code: str) -> Language:
         target_prepositions=_phrases(raw.get("target_prepositions")),
         agent_prepositions=_phrases(raw.get("agent_prepositions")),
         setting_prepositions=_phrases(raw.get("setting_prepositions")),
+        possessives=frozenset(fold(str(w)) for w in raw.get("possessives") or ()),
         conjunctions=_phrases(raw.get("conjunctions")),
         coordinators=_phrases(raw.get("coordinators")),
         finite_endings=tuple(fold(str(w)) for w in raw.get("finite_endings") or ()),

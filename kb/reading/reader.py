@@ -466,7 +466,9 @@ def _owner(toks: Sequence[Token], k: int, lang: Language) -> bool:
         if _match([toks[j].word], 0, lang.partitives):
             return j > 0 and toks[j - 1].word not in _CUTS
         j -= 1
-    return False
+    # "a trap my partner Set": a thing named, then the party, a possessive between (a relative
+    # clause without its "that")
+    return k >= 2 and toks[k - 2].entity is not None and toks[k - 1].word in lang.possessives
 
 
 def _content(toks: Iterable[Token], lang: Language) -> list[str]:
@@ -798,7 +800,7 @@ def _proposition(
         modality=modality,
         restrictive=restrictive,
         passive=passive,
-        actor=_actor(toks, lang),
+        actor=_actor([t for t in toks if t.start not in muted], lang),
         roles=tuple(roles),
         action=action,
         stems=frozenset(content),

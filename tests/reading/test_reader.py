@@ -589,3 +589,19 @@ def test_a_relative_clause_after_a_copula_says_what_is_asserted() -> None:
         concept__spell_card="Cartas Mágicas",
     )
     assert p.modality == "must"
+
+
+def test_a_party_that_owns_or_set_the_thing_named_is_not_who_acts() -> None:
+    p = asked(
+        "In Tag, can I activate a trap my partner Set?",
+        concept__trap_card="trap",
+        concept__teammate="partner",
+    )
+    assert p.actor == "player"
+    p = asked(
+        "No Tag, posso ativar uma armadilha que meu parceiro baixou?",
+        concept__trap_card="armadilha",
+        concept__teammate="parceiro",
+    )
+    assert p.actor == "player"
+    assert asked("Can my partner activate a trap?", concept__trap_card="trap").actor == "teammate"
