@@ -172,34 +172,18 @@ def clauses(toks: list[Token], lang: Language) -> list[_Clause]:
         if w in _CLOSES and _CLOSES[w] in words[i + 1 :]:
             # "(mas não a ativação)", "[REF1]": an aside; the clause it interrupts goes on after it
             close = words.index(_CLOSES[w], i + 1)
-            inside = [t for t in toks[i + 1 : close] if t.word not in _CUTS]
-            # (after one, a relative clause has named what it is: the main clause goes on)
-            going_on: ClauseKind = "main" if out[-1].kind == "relative" else out[-1].kind
-            opened = _opens(words, i + 1, lang)
-            if opened is not None and opened[0] in _DEPENDENT:
-                # "(a não ser que …)", "(if …)": the dependent clause it opens
-                inside = [t for t in toks[i + 1 + opened[1] : close] if t.word not in _CUTS]
-                if inside:
-                    out.append(_Clause(opened[0], inside))
-                    out.append(_Clause(going_on, [], resumes=going_on == "main"))
-            elif inside:
-                out.append(_Clause("aside", inside))
-                out.append(_Clause(going_on, [], resumes=going_on == "main"))
+            out += _bracketed(toks, words, i, close, out[-1].kind, lang)
             i = close + 1
             continue
         if out[-1].kind == "relative" and _relative_ends(words, i, lang, out[-1]):
             # "Efeitos que negam efeitos | não podem …": the relative clause had its verb, the
             # main clause's predicate starts
             out.append(_Clause("main", [], resumes=True))
-        if (
-            i > 0
-            and toks[i - 1].entity is not None
-            and out[-1].kind == "main"
-            and _match(words, i, lang.subordinators.get("relative", frozenset()))
-        ):
+        n = _match(words, i, lang.subordinators.get("relative", frozenset()))
+        if n and i > 0 and toks[i - 1].entity is not None and out[-1].kind == "main":
             # "Efeitos de Monstro que somente negam efeitos": what the entity before is
             out.append(_Clause("relative", []))
-            i += _match(words, i, lang.subordinators.get("relative", frozenset()))
+            i += n
             continue
         if w in _CUTS:
             n = _second_verb(words, i, lang) if out[-1].kind == "main" and out[-1].toks else 0
@@ -330,6 +314,28 @@ def _second_verb(words: Sequence[str], i: int, lang: Language) -> int:
     w = words[j]
     finite = len(w) >= 5 and w.endswith(lang.finite_endings) and w not in lang.function_words
     return 1 + n if _predicate_starts(words, j, lang) or finite else 0
+
+
+def _bracketed(
+    toks: Sequence[Token],
+    words: Sequence[str],
+    i: int,
+    close: int,
+    kind: ClauseKind,
+    lang: Language,
+) -> list[_Clause]:
+    """The clauses of brackets from `i` to `close` inside a clause of `kind`: the dependent clause
+    they open ("(a não ser que …)"), else an aside; then the clause they interrupted, going on
+    (after a relative clause, which has named what it is, the main clause)."""
+    going_on: ClauseKind = "main" if kind == "relative" else kind
+    opened = _opens(words, i + 1, lang)
+    dependent = opened is not None and opened[0] in _DEPENDENT
+    skip = opened[1] if opened is not None and dependent else 0
+    inside = [t for t in toks[i + 1 + skip : close] if t.word not in _CUTS]
+    if not inside:
+        return []
+    own: ClauseKind = opened[0] if opened is not None and dependent else "aside"
+    return [_Clause(own, inside), _Clause(going_on, [], resumes=going_on == "main")]
 
 
 def _copular(main: _Clause, relative: _Clause, lang: Language) -> bool:
