@@ -110,6 +110,9 @@ def request_id_of(scope: Scope) -> str:
     return uuid.uuid4().hex
 
 
+CLIENT_CLOSED = 499  # the access log's status for a request whose client left before an answer
+
+
 class RequestLog:
     """Request id in, request id out, and one access line per HTTP request."""
 
@@ -123,7 +126,8 @@ class RequestLog:
         request_id = request_id_of(scope)
         token = REQUEST_ID.set(request_id)
         began = time.perf_counter()
-        status = 500
+        status: int | None = None
+        failed = False
 
         async def send_with_id(message: Message) -> None:
             nonlocal status
@@ -134,7 +138,14 @@ class RequestLog:
 
         try:
             await self.app(scope, receive, send_with_id)
+        except BaseException:
+            failed = True
+            raise
         finally:
+            if status is None:
+                # no answer started: an error, or the client left first (a stalled body cut
+                # off at its deadline), logged as nginx does: 499
+                status = 500 if failed else CLIENT_CLOSED
             client = scope.get("client")
             ACCESS.info(
                 "%s %s %d",

@@ -324,3 +324,36 @@ def test_sparql_gate_threads_see_the_request_id() -> None:
         return await gate.run(REQUEST_ID.get)
 
     assert asyncio.run(in_a_request()) == "req-7"
+
+
+def test_the_access_line_of_a_client_that_left_before_an_answer_is_499() -> None:
+    """A stalled body cut off at its deadline: the app sends nothing, and the access line says the
+    client left (499), not that the server failed (500); an error raised is still a 500."""
+    from api.logs import RequestLog
+
+    async def left(scope: Any, receive: Any, send: Any) -> None:
+        await receive()  # the client is gone: nothing to answer
+
+    async def broken(scope: Any, receive: Any, send: Any) -> None:
+        raise RuntimeError("boom")
+
+    async def run(app: Any) -> None:
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.disconnect"}
+
+        async def send(message: Any) -> None:
+            raise AssertionError(message)
+
+        scope = {"type": "http", "method": "POST", "path": "/ask", "headers": [], "client": None}
+        await RequestLog(app)(scope, receive, send)
+
+    stream = io.StringIO()
+    handler = install_json_logging(stream)
+    try:
+        asyncio.run(run(left))
+        with pytest.raises(RuntimeError):
+            asyncio.run(run(broken))
+    finally:
+        logging.getLogger().removeHandler(handler)
+    access = [json.loads(line) for line in stream.getvalue().splitlines()]
+    assert [a["status"] for a in access if a["logger"] == "api.access"] == [499, 500]
