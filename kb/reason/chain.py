@@ -124,19 +124,18 @@ def chain_decision(kg: KnowledgeGraph, q: Question) -> Decision | None:
         if rule is not None and not allowed
         else None
     )
+    # (what is a Spell Speed itself needs no step saying so)
     steps = [
         Step(
-            f"{label(kg, responder.entity, 'en')} is Spell Speed {r_speed}.",
-            f"{label(kg, responder.entity, 'pt')} tem Velocidade de Magia {r_speed}.",
-            r_fact.source if r_fact else None,
-            provenance(r_fact),
-        ),
-        Step(
-            f"{label(kg, target.entity, 'en')} is Spell Speed {t_speed}.",
-            f"{label(kg, target.entity, 'pt')} tem Velocidade de Magia {t_speed}.",
-            t_fact.source if t_fact else None,
-            provenance(t_fact),
-        ),
+            f"{label(kg, m.entity, 'en')} is Spell Speed {speed}.",
+            f"{label(kg, m.entity, 'pt')} tem Velocidade de Magia {speed}.",
+            fact.source if fact else None,
+            provenance(fact),
+        )
+        for m, speed, fact in ((responder, r_speed, r_fact), (target, t_speed, t_fact))
+        if not m.entity.startswith("concept/spell-speed-")
+    ]
+    steps += [
         Step(
             f"Spell Speed {r_speed} {'can' if allowed else 'cannot'} respond to Spell Speed {t_speed}.",
             f"Velocidade de Magia {r_speed} {'pode' if allowed else 'não pode'} responder a Velocidade de Magia {t_speed}.",
