@@ -218,7 +218,7 @@ def language(code: str) -> Language:
         relative_time=_grouped(raw.get("relative_time")),
         stopwords=frozenset(fold(str(w)) for w in raw.get("stopwords") or ()),
         stemmer_name=str(raw.get("stemmer") or "porter"),
-        lemmatizer=str(raw["lemmatize"]) if raw.get("lemmatize") else None,
+        lemmatizer=_lemmatizer(raw),
         bridge=_bridge(raw),
     )
 
@@ -229,11 +229,16 @@ def _bridge(raw: dict[str, object]) -> dict[str, str]:
     if not isinstance(table, dict) or not table:
         return {}
     own = str(raw.get("stemmer") or "porter")
-    lemmatizer = str(raw["lemmatize"]) if raw.get("lemmatize") else None
     target = language(str(raw["bridge_language"]))
     return {
-        _stem_of(fold(str(k)), own, lemmatizer): target.stem(fold(str(v))) for k, v in table.items()
+        _stem_of(fold(str(k)), own, _lemmatizer(raw)): target.stem(fold(str(v)))
+        for k, v in table.items()
     }
+
+
+def _lemmatizer(raw: dict[str, object]) -> str | None:
+    """The simplemma language code the language data names (`lemmatize`), if any."""
+    return str(raw["lemmatize"]) if raw.get("lemmatize") else None
 
 
 def guess_language(words: list[str]) -> str:

@@ -43,8 +43,7 @@ def _only_asked(q: Question, at: int, responder: Mention) -> str | None:
     """What an "only" of the asking clause restricts: the responders when it stands right
     before the responder ("only Counter Traps can …"), else what is responded to ("can Spell Speed
     3 only respond to …"); None without one."""
-    spans = q.senses.where("only", start=at)
-    if not spans:
+    if not q.senses.has("only", start=at):
         return None
     return "responders" if q.senses.before(responder.start, "only", gap=2) else "targets"
 
