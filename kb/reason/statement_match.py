@@ -108,8 +108,11 @@ class StatementMatcher:
         self._class_items_cache: dict[str, frozenset[str]] = {}
         # a statement also speaks of what its section is about (a bullet's implicit subject:
         # "-PODEM ser negados …" under the heading naming inherent Special Summons)
+        # and it holds in its document's format, said or not ("No Formato Edison, …" says no
+        # more of Edison than any other sentence of the Edison document)
         self._items_of = [
-            frozenset(self._items(p) | self._section_items(n)) for n, p in self.statements
+            frozenset(self._items(p) | self._section_items(n) | _format_item(n))
+            for n, p in self.statements
         ]
         self._df: Counter[str] = Counter()
         self._postings: dict[str, list[int]] = {}
@@ -750,6 +753,11 @@ def _places(terms: Iterable[str]) -> dict[str, set[str]]:
         key, _, place = term.partition(":")
         out.setdefault(key, set()).add(place)
     return out
+
+
+def _format_item(n: Node) -> set[str]:
+    fmt = n.props.get("format")
+    return {f"@format/{fmt}"} if fmt else set()
 
 
 def _item_set(stems: Iterable[str], entities: Iterable[str]) -> set[str]:
