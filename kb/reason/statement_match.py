@@ -38,6 +38,8 @@ from kb.reason.facts import EVERY_MONSTER, broader_chain
 from kb.search.index import SearchIndex
 
 PARTIES = frozenset({"opponent", "teammate", "team", "turn-player"})
+# Parties that are never the duelist asking ("can I …?")
+_OTHERS = frozenset({"opponent", "teammate"})
 # Actions whose target is the other side of a relation (what is responded or chained to): the
 # ones `kb/reading/relations.yaml` reads as can_respond_to.
 # What a card is, as far as rules about classes go: its kinds, effect types, Summon kind, Spell
@@ -489,7 +491,7 @@ class StatementMatcher:
             negative = True
         if q.modality == "must" and s.modality in ("can", "fact") and not negative:
             return None  # "it may" does not say "it must"
-        if s.restrictive and not negative and q.actor in PARTIES and s.actor != q.actor:
+        if s.restrictive and not negative and _another_actor(q.actor, s.actor):
             negative = True  # "only the duelist who activated it": not the teammate asked about
         return "yes" if negative == q.negative else "no"
 
@@ -725,6 +727,14 @@ class StatementMatcher:
         if rivals:
             return _disagreement(best, rivals[0])
         return _yes_no_decision(best)
+
+
+def _another_actor(asked: str | None, said: str | None) -> bool:
+    """The question's actor is not the one the statement names: another party, or the duelist
+    asking against a party that is never the one asking (the teammate, the opponent)."""
+    if asked in PARTIES:
+        return said != asked
+    return asked == "player" and said in _OTHERS
 
 
 def _other_end(q: Proposition, s: Proposition) -> bool:

@@ -269,3 +269,27 @@ def test_going_without_what_a_rule_requires_says_no() -> None:
 def test_how_many_times_a_thing_is_done_counts_it() -> None:
     m = matcher("No caso de uma Invocação-Normal, você só pode fazê-la uma vez por turno.")
     assert ask(m, "Can I make another Normal Summon this turn?") == "no"
+
+
+def test_a_restriction_to_another_party_says_no_to_the_duelist_asking() -> None:
+    m = matcher("Somente o seu companheiro de equipe pode ativar o Umi.")
+    assert ask(m, "Posso ativar o Umi?") == "no"
+    assert ask(m, "Can my teammate activate Umi?") == "yes"
+
+
+def test_a_statement_holds_in_its_format_whether_it_names_it_or_not() -> None:
+    names = {**NAMES, "Edison": "format/edison", "Formato Edison": "format/edison"}
+    nodes = [
+        *statement("a", "No Formato Edison, os Monstros Union podem equipar um monstro.", "edison"),
+        *statement("b", "Os Monstros Union podem equipar um monstro.", "edison"),
+    ]
+    for n in nodes:  # the format named where the sentence names it
+        if n.type == "Statement" and "Edison" in (n.text or ""):
+            text = n.text or ""
+            prop = read_sentence(text, hand_mentions(text, names), "pt").propositions[0]
+            n.props.update(prop.to_props())
+    m = StatementMatcher(KnowledgeGraph(nodes, []), None, "general", StatementSettings(0.05))
+    question = "In Edison, can Union monsters equip a monster?"
+    found = m.rank(read_question(question, hand_mentions(question, names)), "edison", None)
+    # the format the question names is held by both: it does not single the first one out
+    assert found[0].lexical == found[1].lexical
