@@ -815,17 +815,21 @@ def _proposition(
         denied=denied,
         ordinals=frozenset(end for end, _ in ordinals),
         ordinal_scope=frozenset(item for _, scope in ordinals for item in scope),
-        terms=_terms(words, lang),
+        terms=_terms(toks, lang),
     )
 
 
-def _terms(words: Sequence[str], lang: Language) -> frozenset[str]:
+def _terms(toks: Sequence[Token], lang: Language) -> frozenset[str]:
     """The terms of exclusive sets the clause uses, as "<set id>:<place>" ("same-different:1"
-    for "diferença")."""
+    for "diferença"); a one-word term in any of its inflections ("ignoram" for "ignorar")."""
+    words = _words(toks)
+    stems = {t.stem for t in toks if t.stem}
     out: set[str] = set()
     for key, sides in lang.exclusive_terms.items():
         for k, phrases in enumerate(sides):
-            if any(_match(words, i, phrases) for i in range(len(words))):
+            if any(_match(words, i, phrases) for i in range(len(words))) or any(
+                len(p) == 1 and _stem(p[0], lang) in stems for p in phrases
+            ):
                 out.add(f"{key}:{k}")
     return frozenset(out)
 

@@ -363,6 +363,15 @@ def test_terms_of_exclusive_sets_are_read_by_set_and_place() -> None:
     assert q.asking is not None and q.asking.terms == {"same-different:0", "face-up-down:1"}
 
 
+def test_a_one_word_term_is_read_in_any_of_its_inflections() -> None:
+    (p,) = read_sentence("Os jogadores devem seguir as regras.", [], "pt").propositions
+    assert p.terms == {"follow-ignore:0"}
+    q = read_question("Are players free to ignore the rules?", [], "en")
+    assert q.asking is not None and q.asking.terms == {"follow-ignore:1"}
+    (p,) = read_sentence("Os jogadores ignoram as regras.", [], "pt").propositions
+    assert p.terms == {"follow-ignore:1"}
+
+
 def test_a_second_predicate_after_comma_and_is_a_statement_of_its_own() -> None:
     text = "Estes monstros não podem ser invocados, e retornam à mão durante a End Phase."
     mentions = spans(text, concept__end_phase="End Phase")
