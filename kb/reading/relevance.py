@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import cached_property, lru_cache, partial
 
 import Stemmer
 
@@ -191,7 +191,24 @@ class Relevance:
             if word[:_SHORT_STEM] in self.openings.get(stem, ()):
                 return True
         en = _english().stemWord(word)
-        return len(en) >= _SHORT_STEM and en in self.en_stems
+        if len(en) >= _SHORT_STEM and en in self.en_stems:
+            return True
+        return self._by_lemma(word)
+
+    @cached_property
+    def _lemma_stems(self) -> frozenset[str]:
+        """The stems of the rule words' lemmas, in the documents' language."""
+        documents = language("pt")
+        return frozenset(documents.stem(w) for w in self.words)
+
+    def _by_lemma(self, word: str) -> bool:
+        """A rule word in another inflection ("usou" for "usar"), or an English word whose
+        Portuguese word (the language data's bridge) the rules use ("recognize", "reconhecer")."""
+        for code in LANGUAGES:
+            stem = language(code).shared_stem(word)
+            if len(stem) >= _SHORT_STEM and stem in self._lemma_stems:
+                return True
+        return False
 
     def read(self, text: str, mentions: list[Mention], asks_party: bool = False) -> Reading:
         """What the question names and says; `asks_party`: it asks who ("who …?", "how many

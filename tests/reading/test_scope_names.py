@@ -21,6 +21,15 @@ def test_a_word_the_reader_gives_a_role_is_never_off_topic() -> None:
     assert "bake" in reading.off_topic  # a word no rule text uses stays off
 
 
+def test_a_rule_word_in_another_inflection_or_in_english_is_known() -> None:
+    from kb.reading.relevance import Relevance
+
+    relevance = Relevance(frozenset({"us", "entr"}), frozenset({"usar", "entrar"}))
+    assert relevance.known("usou")  # a past form of "usar": the lemma is a rule word
+    assert relevance.known("entering")  # the language data bridges "enter" to "entrar"
+    assert not relevance.known("baking")
+
+
 def test_a_party_shared_with_a_statement_is_not_what_it_is_about() -> None:
     """A party ("my opponent" in the question, "seu adversário" in a rule) says who, not what: a
     statement sharing only a party with the question does not speak to it; a concept under the
