@@ -359,6 +359,10 @@ def _reader_words() -> frozenset[str]:
         out |= lang.function_words
         for table in lang.modals.values():
             out.update(w for phrase in table for w in phrase)
+        # numbers and ordinals: the reader counts and orders by them ("o terceiro duelista")
+        out.update(lang.numbers, lang.ordinal_numbers, lang.multiplicative)
+        for ends in lang.ordinals.values():
+            out.update(w for phrase in ends for w in phrase)
     return frozenset(out)
 
 

@@ -30,6 +30,14 @@ def test_a_rule_word_in_another_inflection_or_in_english_is_known() -> None:
     assert not relevance.known("baking")
 
 
+def test_numbers_and_ordinals_are_understood() -> None:
+    from kb.reading.relevance import Relevance
+
+    relevance = Relevance(frozenset({"jog"}), frozenset({"jogar"}))
+    reading = relevance.read("Sou o terceiro a jogar?", [])
+    assert "terceiro" in reading.content and not reading.off_topic
+
+
 def test_a_party_shared_with_a_statement_is_not_what_it_is_about() -> None:
     """A party ("my opponent" in the question, "seu adversário" in a rule) says who, not what: a
     statement sharing only a party with the question does not speak to it; a concept under the
