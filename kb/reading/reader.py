@@ -720,6 +720,15 @@ def _in_setting(words: Sequence[str], i: int, lang: Language) -> bool:
     return False
 
 
+def _condition(d: _Clause, lang: Language) -> Condition:
+    return Condition(
+        kind=d.kind,
+        stems=frozenset(_content(d.toks, lang)),
+        entities=frozenset(t.entity for t in d.toks if t.entity),
+        negative=_negative(_words(d.toks), lang)[0],
+    )
+
+
 def _proposition(
     main: _Clause, deps: list[_Clause], lang: Language, muted: frozenset[int] = frozenset()
 ) -> Proposition:
@@ -787,15 +796,7 @@ def _proposition(
             roles.append((t.entity, role))
     content = _content(toks, lang)
     action = tuple(_content(toks[anchor:], lang))
-    conditions = tuple(
-        Condition(
-            kind=d.kind,
-            stems=frozenset(_content(d.toks, lang)),
-            entities=frozenset(t.entity for t in d.toks if t.entity),
-            negative=_negative(_words(d.toks), lang)[0],
-        )
-        for d in deps
-    )
+    conditions = tuple(_condition(d, lang) for d in deps)
     all_toks = [*toks, *(t for d in deps for t in d.toks)]
     ordinals = _ordinals(all_toks, lang)
     denied = _denied(all_toks, lang)
@@ -911,6 +912,11 @@ def _propositions(toks: list[Token], lang: Language) -> tuple[Proposition, ...]:
             m = _Clause(m.kind, merged, m.resumes, m.shares_subject)
             deps = [d for d in deps if d.kind not in _INNER]
         p = _proposition(m, deps, lang, muted)
+        relatives = [d for d in inner if d.kind == "relative" and d.toks[0].start in muted]
+        if relatives:
+            # what a relative clause says of what it names, with its own polarity ("um efeito
+            # que não nega nada"): a case the clause holds of, as a condition is
+            p = replace(p, conditions=(*p.conditions, *(_condition(d, lang) for d in relatives)))
         if m.shares_subject and out and p.subject is None:
             # the second predicate is of the subject before ("Estes monstros …, e retornam")
             shared = tuple(r for r in out[-1].roles if r[1] == "subject" and r not in p.roles)

@@ -485,7 +485,7 @@ class StatementMatcher:
             or self._lacks_required(q, s)
             or self._other_amount(q, s)
             or _other_end(q, s)
-            or _condition_clash(q, s)
+            or self._condition_clash(q, s)
             or _exclusive_terms(q, s)
         ):
             negative = True
@@ -494,6 +494,25 @@ class StatementMatcher:
         if s.restrictive and not negative and _another_actor(q.actor, s.actor):
             negative = True  # "only the duelist who activated it": not the teammate asked about
         return "yes" if negative == q.negative else "no"
+
+    def _condition_clash(self, q: Proposition, s: Proposition) -> bool:
+        """The question holds under the opposite of the statement's condition on the same thing
+        ("when the Summon starts a chain?" against "as long as the Summon does not start one"; "an
+        effect that negates nothing?" against "only if they negate activations"): its case is not
+        the statement's. The statement's condition speaks of the kinds its entities are of."""
+        for qc in q.conditions:
+            if qc.kind not in _CONDITIONAL and qc.kind != "relative":
+                continue
+            q_items = qc.stems | qc.entities
+            for sc in s.conditions:
+                if sc.kind not in _CONDITIONAL or sc.negative == qc.negative:
+                    continue
+                s_items = sc.stems | sc.entities
+                reach = s_items | {c for e in sc.entities for c in self.classes(e)}
+                shared = q_items & reach
+                if shared and 2 * len(shared) >= max(len(q_items), len(s_items)):
+                    return True
+        return False
 
     def _dense(self, qvec: np.ndarray | None) -> np.ndarray:
         """Each statement's best cosine with the question (0 without vectors)."""
@@ -773,24 +792,6 @@ def _format_item(n: Node) -> set[str]:
 def _item_set(stems: Iterable[str], entities: Iterable[str]) -> set[str]:
     """What a clause says, as the matcher compares it: its stems and its entities ("@id")."""
     return {*stems, *(f"@{e}" for e in entities)}
-
-
-def _condition_clash(q: Proposition, s: Proposition) -> bool:
-    """The question holds under the opposite of the statement's condition on the same thing
-    ("when the Summon starts a chain?" against "as long as the Summon does not start one"):
-    its case is not the statement's."""
-    for qc in q.conditions:
-        if qc.kind not in _CONDITIONAL:
-            continue
-        q_items = qc.stems | qc.entities
-        for sc in s.conditions:
-            if sc.kind not in _CONDITIONAL or sc.negative == qc.negative:
-                continue
-            s_items = sc.stems | sc.entities
-            shared = q_items & s_items
-            if shared and 2 * len(shared) >= max(len(q_items), len(s_items)):
-                return True
-    return False
 
 
 def _compatible(q: Quantity, s: Quantity, restrictive: bool, only: bool = False) -> bool:

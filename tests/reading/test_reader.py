@@ -614,3 +614,11 @@ def test_a_party_that_owns_or_set_the_thing_named_is_not_who_acts() -> None:
     )
     assert p.actor == "player"
     assert asked("Can my partner activate a trap?", concept__trap_card="trap").actor == "teammate"
+
+
+def test_a_relative_clause_is_also_a_condition_with_its_own_polarity() -> None:
+    text = "Posso ativar um efeito que não nega nada?"
+    q = read_question(text, spans(text, concept__effect="efeito"), "pt")
+    assert q.asking is not None and not q.asking.negative
+    (relative,) = [c for c in q.asking.conditions if c.kind == "relative"]
+    assert relative.negative and "neg" in relative.stems

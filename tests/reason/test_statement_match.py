@@ -33,6 +33,10 @@ NAMES = {
     "Magias Rápidas": "concept/quick-play-spell",
     "Armadilhas de Resposta": "concept/counter-trap",
     "negam ativações": "concept/activation-negation",
+    "negarem ativações": "concept/activation-negation",
+    "nega ativações": "concept/activation-negation",
+    "efeito": "concept/effect",
+    "Efeitos": "concept/effect",
     "Cards de Magia": "concept/spell-card",
     "Quick Negator": "card/quick-negator",
     "Monstros de Ritual": "concept/ritual-monster",
@@ -293,3 +297,9 @@ def test_a_statement_holds_in_its_format_whether_it_names_it_or_not() -> None:
     found = m.rank(read_question(question, hand_mentions(question, names)), "edison", None)
     # the format the question names is held by both: it does not single the first one out
     assert found[0].lexical == found[1].lexical
+
+
+def test_a_relative_clause_against_the_rules_condition_is_another_case() -> None:
+    m = matcher("Efeitos podem ser ativados nessa Corrente se eles negarem ativações.")
+    assert ask(m, "Posso ativar um efeito que nega ativações nessa Corrente?") == "yes"
+    assert ask(m, "Posso ativar um efeito que não nega ativações nessa Corrente?") == "no"
