@@ -205,8 +205,11 @@ class Relevance:
         """A rule word in another inflection ("usou" for "usar"), or an English word whose
         Portuguese word (the language data's bridge) the rules use ("recognize", "reconhecer")."""
         for code in LANGUAGES:
-            stem = language(code).shared_stem(word)
-            if len(stem) >= _SHORT_STEM and stem in self._lemma_stems:
+            lang = language(code)
+            stem = lang.shared_stem(word)
+            # a word the bridge names is that word, however short its stem ("middle", "meio")
+            bridged = lang.stem(word) in lang.bridge
+            if (bridged or len(stem) >= _SHORT_STEM) and stem in self._lemma_stems:
                 return True
         return False
 

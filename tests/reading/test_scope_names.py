@@ -28,6 +28,8 @@ def test_a_rule_word_in_another_inflection_or_in_english_is_known() -> None:
     assert relevance.known("usou")  # a past form of "usar": the lemma is a rule word
     assert relevance.known("entering")  # the language data bridges "enter" to "entrar"
     assert not relevance.known("baking")
+    words = Relevance(frozenset({"reconhec", "mei"}), frozenset({"reconhecidos", "meio"}))
+    assert words.known("recognized") and words.known("middle")  # however short "mei" is
 
 
 def test_numbers_and_ordinals_are_understood() -> None:
