@@ -332,6 +332,28 @@ class StatementMatcher:
                     return True
         return False
 
+    def narrower_kind(self, q: Proposition, s: Proposition) -> bool:
+        """The statement's relative clause narrows what it speaks of to a kind of card a card of
+        the question is not ("Spells/Traps that negate activations" of a Spell that negates
+        nothing): a kind some card holds, that the card holds neither itself nor by a class."""
+        held = self._card_kinds[1]
+        narrowing = [
+            kinds
+            for c in s.conditions
+            if c.kind == "relative" and not c.negative
+            for kinds in [frozenset(e for e in c.entities if held[e])]
+            if kinds
+        ]
+        if not narrowing:
+            return False
+        for e in q.entities:
+            if not e.startswith("card/") or e in s.all_entities:
+                continue
+            own = self._card_kinds[0].get(e, frozenset()) | self.classes(e)
+            if own and any(not kinds & own for kinds in narrowing):
+                return True
+        return False
+
     def speaks_to(self, q: Proposition, s: Proposition) -> bool:
         """A statement speaks to the question when it says something of what the question asks
         besides naming its cards (an action, a concept or a word of the asking clause), and of
@@ -589,6 +611,7 @@ class StatementMatcher:
             if not self._role_conflict(asking, s.prop)
             and not self._other_party(asking, s.prop)
             and not self.other_card_kind(asking, s.prop)
+            and not self.narrower_kind(asking, s.prop)
             and self.speaks_to(asking, s.prop)
         ]
         self._last_candidates = (key, found)  # one attribute, replaced whole (threads share it)

@@ -303,3 +303,10 @@ def test_a_relative_clause_against_the_rules_condition_is_another_case() -> None
     m = matcher("Efeitos podem ser ativados nessa Corrente se eles negarem ativações.")
     assert ask(m, "Posso ativar um efeito que nega ativações nessa Corrente?") == "yes"
     assert ask(m, "Posso ativar um efeito que não nega ativações nessa Corrente?") == "no"
+
+
+def test_a_relative_clause_narrows_the_kind_a_rule_speaks_of() -> None:
+    m = matcher("Cards de Magia que negam ativações não podem ser ativados durante a Damage Step.")
+    assert ask(m, "Can I activate Quick Negator during the Damage Step?") == "no"
+    # a Spell Card that negates nothing is not of the kind the rule speaks of
+    assert ask(m, "Can I activate Mystical Space Typhoon during the Damage Step?") is None
