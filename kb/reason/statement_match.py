@@ -321,13 +321,17 @@ class StatementMatcher:
         kinds = {e for e in s.entities if e in exclusive}
         if not kinds:
             return False
-        for e in q.entities:
-            if not e.startswith("card/") or e in s.all_entities:
+        cards = [e for e in q.entities if e.startswith("card/")]
+        for e in cards:
+            if e in s.all_entities:
                 continue  # (a statement naming the card itself speaks of it)
             own = self._card_kinds[0].get(e, frozenset())
             if not own:
                 continue
-            for k in kinds - own:
+            # a kind another card of the question is of speaks of that card ("a monster equipped
+            # with 1 Union" of the Fusion Monster and the Union Monster asked about)
+            others = {k for c in cards if c != e for k in self.classes(c)}
+            for k in kinds - own - others:
                 if exclusive[k] & own and not exclusive[k] & own & kinds:
                     return True
         return False
@@ -364,11 +368,16 @@ class StatementMatcher:
         asked = {f"@{e}" for e in q.all_entities if not e.startswith("card/")} | set(q.all_stems)
         if not asked & s_items:
             return False  # (a question naming only cards asks nothing a statement could decide)
-        for e in q.entities:
-            named = e.startswith("card/") and e not in q.denied
-            if named and e not in s_entities and not self.own_classes(e) & s_entities:
-                return False
-        return True
+        named = [e for e in q.entities if e.startswith("card/") and e not in q.denied]
+        reached = [e in s_entities or bool(self.own_classes(e) & s_entities) for e in named]
+        if all(reached):
+            return True
+        # a statement speaking of one card of the question by its kind speaks of the others as
+        # what it names in general ("um monstro", "a monster"), when they are that
+        return any(reached) and all(
+            ok or bool(self.classes(e) & EVERY_MONSTER & s_entities)
+            for e, ok in zip(named, reached, strict=True)
+        )
 
     def own_classes(self, card: str) -> frozenset[str]:
         """A card's own classes from its facts, without their broader ones (a rule about
@@ -476,8 +485,29 @@ class StatementMatcher:
 
     def _other_amount(self, q: Proposition, s: Proposition) -> bool:
         """The statement gives another amount of the same unit than the question asks about
-        ("best of one" to "best of three?", "2 Zones per team" to "4 zones in total?")."""
+        ("best of one" to "best of three?", "2 Zones per team" to "4 zones in total?"), the cards
+        the question names of a kind counting as an amount of it (Oilman and Heavy Mech Support
+        Platform: two Union monsters)."""
+        named = self._named_amounts(q, s.quantities)
+        if named:
+            q = replace(q, quantities=(*q.quantities, *named))
         return self._other_amount_of(q, s.quantities, s.restrictive, s.all_entities)
+
+    def _named_amounts(self, q: Proposition, stated: Iterable[Quantity]) -> list[Quantity]:
+        """For each kind the statement counts and the question gives no amount of, the number of
+        cards of that kind the question names, when it names two or more: a kind that singles a
+        card out (a Union monster, not a card or a monster)."""
+        asked = {x.unit for x in q.quantities}
+        cards = [e for e in q.all_entities - q.denied if e.startswith("card/")]
+        out = []
+        for x in stated:
+            if not x.unit.startswith("@") or x.named or x.unit in asked:
+                continue
+            kind = x.unit[1:]
+            n = sum(1 for c in cards if kind in self.singling(c))
+            if n >= 2:
+                out.append(Quantity(n, x.unit, "min"))
+        return out
 
     def _other_amount_of(
         self,
@@ -624,7 +654,7 @@ class StatementMatcher:
         `amount_margin` of the best: more specific than a rule that names the thing without its
         amount ("limits how many Unions a monster may equip" against "only 1 Union at a time")."""
         asking = q.asking
-        if asking is None or not asking.quantities or not q.yes_no:
+        if asking is None or not q.yes_no:
             return None
         ranked = self.candidates(q, fmt, qvec)
         if not ranked or ranked[0].score < self.settings.min_score:
@@ -638,7 +668,10 @@ class StatementMatcher:
         return None
 
     def states_amount(self, q: Proposition, s: Proposition) -> bool:
-        """The statement gives an amount of something the question counts."""
+        """The statement gives an amount of something the question counts (or of a kind the
+        question names two cards or more of)."""
+        if self._named_amounts(q, s.quantities):
+            return True
         done = self._done(s.all_entities) if q.quantities and s.quantities else frozenset()
         return any(
             self._same_unit(x.unit, qq.unit) or _times_of(x, qq, done)

@@ -310,3 +310,38 @@ def test_a_relative_clause_narrows_the_kind_a_rule_speaks_of() -> None:
     assert ask(m, "Can I activate Quick Negator during the Damage Step?") == "no"
     # a Spell Card that negates nothing is not of the kind the rule speaks of
     assert ask(m, "Can I activate Mystical Space Typhoon during the Damage Step?") is None
+
+
+def test_cards_named_of_a_kind_count_as_an_amount_of_it() -> None:
+    names = {
+        "monstro": "concept/monster-card",
+        "Monstro Union": "concept/union-monster",
+        "equipado": "concept/equip",
+        "equipped": "concept/equip",
+        "Cannon": "card/cannon",
+        "Oilman": "card/oilman",
+        "Platform": "card/platform",
+    }
+    text = "Um monstro só pode ser equipado com 1 Monstro Union de cada vez."
+    (p,) = read_sentence(text, hand_mentions(text, names), "pt").propositions
+    passage = Node("doc/p", "Passage", text=text, span=Span("doc", 0, len(text)))
+    props = {**p.to_props(), "format": "general", "clause": [p.start, p.end]}
+    rule = Node("doc/p/st", "Statement", text=text, span=passage.span, parent="doc/p", props=props)
+    cards = [Node(c, "Card") for c in ("card/cannon", "card/oilman", "card/platform")]
+    facts = [
+        Fact("card/cannon", "instance_of", "concept/fusion-monster", None, "curated"),
+        Fact("card/oilman", "instance_of", "concept/union-monster", None, "curated"),
+        Fact("card/platform", "instance_of", "concept/union-monster", None, "curated"),
+        Fact("concept/fusion-monster", "broader", "concept/monster-card", None, "curated"),
+        Fact("concept/union-monster", "broader", "concept/monster-card", None, "curated"),
+    ]
+    cfg = StatementSettings(min_score=0.05, exclusive_min=1, singling_share=1.0)
+    m = StatementMatcher(KnowledgeGraph([passage, rule, *cards], facts), None, "general", cfg)
+
+    def asked(question: str) -> str | None:
+        d = m.decide(read_question(question, hand_mentions(question, names)), None, None)
+        return None if d is None else d.verdict
+
+    # the Fusion Monster is the monster equipped, the two Union monsters are two of them
+    assert asked("If Cannon is equipped with Oilman, can it also be equipped with Platform?") == "no"
+    assert asked("Can Cannon be equipped with Oilman?") == "yes"
