@@ -343,5 +343,7 @@ def test_cards_named_of_a_kind_count_as_an_amount_of_it() -> None:
         return None if d is None else d.verdict
 
     # the Fusion Monster is the monster equipped, the two Union monsters are two of them
-    assert asked("If Cannon is equipped with Oilman, can it also be equipped with Platform?") == "no"
+    assert (
+        asked("If Cannon is equipped with Oilman, can it also be equipped with Platform?") == "no"
+    )
     assert asked("Can Cannon be equipped with Oilman?") == "yes"
