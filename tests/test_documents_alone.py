@@ -74,3 +74,16 @@ def test_documents_alone_still_answers_nonsense_with_null(alone: Runtime) -> Non
         for it in read_jsonl(DATA / "nonsense.jsonl")
     ]
     assert all(alone.service.ask(i["q"], format=i["format"])["verdict"] is None for i in items)
+
+
+def test_an_english_question_every_word_of_which_the_rules_use_is_in_scope(
+    alone: Runtime,
+) -> None:
+    """An English question aligns less with a Portuguese rule than a Portuguese one would; when
+    every word of it is a rule word (the language data bridges it) and the rule names what it
+    names, the rule answers however low the cosine."""
+    answer = alone.service.ask(
+        "During a Tag Duel, may partners talk and compare their hands freely?"
+    )
+    assert answer["verdict"] == "yes"
+    assert "conversar" in answer["citations"][0]["text"]

@@ -493,6 +493,17 @@ class Answerer:
             return False
         return clause.score >= claim.score + PASSAGE_OVER_CLAIM
 
+    def _grounded(self, reading: Reading | None, clause: Clause) -> bool:
+        """Every content word of the question is a rule word and the clause names a concept it
+        names besides a party: in scope however low the cosine (a question in another language
+        than the documents aligns less)."""
+        return (
+            reading is not None
+            and bool(reading.content)
+            and not reading.off_topic
+            and bool((reading.concepts - reading.parties) & set(clause.hit.entities))
+        )
+
     def _in_scope(self, hits: list[Hit]) -> bool:
         return (bool(hits) and max(h.scores["dense"] for h in hits) >= MIN_DENSE) or any(
             h.scores["graph"] > 0.5 for h in hits[:3]
@@ -552,7 +563,7 @@ class Answerer:
             self._unknown(q)
             or clause is None
             or clause.score < MIN_SUPPORT
-            or not self._in_scope(hits)
+            or not (self._in_scope(hits) or self._grounded(reading, clause))
             or (
                 reading is not None
                 and not self.relevance.shares_predicate(
