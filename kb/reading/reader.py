@@ -158,6 +158,11 @@ class _Clause:
     shares_subject: bool = False  # ", e retornam …": a second predicate of the subject before
 
 
+def _name_words(name: str) -> list[str]:
+    """The words of a name as written, without its punctuation."""
+    return "".join(c if c.isalnum() else " " for c in name).split()
+
+
 def _words(toks: Sequence[Token]) -> list[str]:
     return [t.word if t.entity is None else "\0" for t in toks]
 
@@ -823,8 +828,16 @@ def _proposition(
 def _terms(toks: Sequence[Token], lang: Language) -> frozenset[str]:
     """The terms of exclusive sets the clause uses, as "<set id>:<place>" ("same-different:1"
     for "diferença"); a one-word term in any of its inflections ("ignoram" for "ignorar")."""
-    words = _words(toks)
-    stems = {t.stem for t in toks if t.stem}
+
+    # the words naming a concept count too ("loops infinitos involuntários"), not a card's name
+    # ("Blue-Eyes White Dragon" says no frame colour)
+    def named(t: Token) -> bool:
+        return t.entity is not None and not t.entity.startswith("card/")
+
+    words = [w for t in toks for w in (_name_words(t.word) if named(t) else [t.word])]
+    stems = {t.stem for t in toks if t.stem} | {
+        _stem(w, lang) for t in toks if named(t) for w in _name_words(t.word)
+    }
     out: set[str] = set()
     for key, sides in lang.exclusive_terms.items():
         for k, phrases in enumerate(sides):

@@ -372,6 +372,17 @@ def test_a_one_word_term_is_read_in_any_of_its_inflections() -> None:
     assert p.terms == {"follow-ignore:1"}
 
 
+def test_the_words_naming_a_concept_are_read_for_terms_but_not_a_cards_name() -> None:
+    text = 'Isto só vale para loops infinitos "involuntários".'
+    (p,) = read_sentence(
+        text, spans(text, concept__loop='loops infinitos "involuntários"')
+    ).propositions
+    assert p.terms == {"voluntary-involuntary:1"}
+    text = "Blue-Eyes White Dragon ataca."
+    (p,) = read_sentence(text, spans(text, card__bewd="Blue-Eyes White Dragon"), "pt").propositions
+    assert not p.terms
+
+
 def test_a_second_predicate_after_comma_and_is_a_statement_of_its_own() -> None:
     text = "Estes monstros não podem ser invocados, e retornam à mão durante a End Phase."
     mentions = spans(text, concept__end_phase="End Phase")
