@@ -53,6 +53,7 @@ class Language:
     agent_prepositions: frozenset[Phrase]
     setting_prepositions: frozenset[Phrase]  # "No Edison, …": where or when, never the subject
     possessives: frozenset[str]  # "my", "meu": whose a thing is
+    heads: frozenset[str]  # "card" after a kind named ("a Spell Speed 3 card that …"): the kind
     conjunctions: frozenset[Phrase]
     coordinators: frozenset[Phrase]  # ", e retornam": a conjunction opening a second predicate
     finite_endings: tuple[str, ...]  # endings of a finite verb ("retornam"): a predicate starts
@@ -176,6 +177,7 @@ def language(code: str) -> Language:
         agent_prepositions=_phrases(raw.get("agent_prepositions")),
         setting_prepositions=_phrases(raw.get("setting_prepositions")),
         possessives=frozenset(fold(str(w)) for w in raw.get("possessives") or ()),
+        heads=frozenset(fold(str(w)) for w in raw.get("heads") or ()),
         conjunctions=_phrases(raw.get("conjunctions")),
         coordinators=_phrases(raw.get("coordinators")),
         finite_endings=tuple(fold(str(w)) for w in raw.get("finite_endings") or ()),

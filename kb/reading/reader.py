@@ -158,6 +158,13 @@ class _Clause:
     shares_subject: bool = False  # ", e retornam …": a second predicate of the subject before
 
 
+def _after_entity(toks: Sequence[Token], words: Sequence[str], i: int, lang: Language) -> bool:
+    """Whether `i` follows an entity, or a head noun right after one ("a Spell Speed 3 card")."""
+    if i > 0 and toks[i - 1].entity is not None:
+        return True
+    return i > 1 and words[i - 1] in lang.heads and toks[i - 2].entity is not None
+
+
 def _name_words(name: str) -> list[str]:
     """The words of a name as written, without its punctuation."""
     return "".join(c if c.isalnum() else " " for c in name).split()
@@ -185,7 +192,7 @@ def clauses(toks: list[Token], lang: Language) -> list[_Clause]:
             # main clause's predicate starts
             out.append(_Clause("main", [], resumes=True))
         n = _match(words, i, lang.subordinators.get("relative", frozenset()))
-        if n and i > 0 and toks[i - 1].entity is not None and out[-1].kind == "main":
+        if n and _after_entity(toks, words, i, lang) and out[-1].kind == "main":
             # "Efeitos de Monstro que somente negam efeitos": what the entity before is
             out.append(_Clause("relative", []))
             i += n

@@ -634,3 +634,10 @@ def test_a_relative_clause_is_also_a_condition_with_its_own_polarity() -> None:
     assert q.asking is not None and not q.asking.negative
     (relative,) = [c for c in q.asking.conditions if c.kind == "relative"]
     assert relative.negative and "neg" in relative.stems
+
+
+def test_a_relative_clause_after_a_head_noun_of_a_kind_is_of_that_kind() -> None:
+    text = "Can a Spell Speed 3 card that doesn't negate anything be chained?"
+    q = read_question(text, spans(text, concept__spell_speed_3="Spell Speed 3"), "en")
+    assert q.asking is not None and not q.asking.negative
+    assert [c.negative for c in q.asking.conditions if c.kind == "relative"] == [True]
