@@ -165,6 +165,11 @@ def _after_entity(toks: Sequence[Token], words: Sequence[str], i: int, lang: Lan
     return i > 1 and words[i - 1] in lang.heads and toks[i - 2].entity is not None
 
 
+def _names_concept(t: Token) -> bool:
+    """The token names a concept (or a format), not a card."""
+    return t.entity is not None and not t.entity.startswith("card/")
+
+
 def _name_words(name: str) -> list[str]:
     """The words of a name as written, without its punctuation."""
     return "".join(c if c.isalnum() else " " for c in name).split()
@@ -838,12 +843,9 @@ def _terms(toks: Sequence[Token], lang: Language) -> frozenset[str]:
 
     # the words naming a concept count too ("loops infinitos involuntários"), not a card's name
     # ("Blue-Eyes White Dragon" says no frame colour)
-    def named(t: Token) -> bool:
-        return t.entity is not None and not t.entity.startswith("card/")
-
-    words = [w for t in toks for w in (_name_words(t.word) if named(t) else [t.word])]
+    words = [w for t in toks for w in (_name_words(t.word) if _names_concept(t) else [t.word])]
     stems = {t.stem for t in toks if t.stem} | {
-        _stem(w, lang) for t in toks if named(t) for w in _name_words(t.word)
+        _stem(w, lang) for t in toks if _names_concept(t) for w in _name_words(t.word)
     }
     out: set[str] = set()
     for key, sides in lang.exclusive_terms.items():

@@ -53,11 +53,15 @@ def mentions(text: str) -> list[Mention]:
     return hand_mentions(text, NAMES)
 
 
-def statement(sid: str, text: str, fmt: str = "general") -> list[Node]:
+def statement(
+    sid: str, text: str, fmt: str = "general", names: dict[str, str] | None = None
+) -> list[Node]:
+    """A passage and the statements read from it, its mentions found by `names` (NAMES)."""
     doc = f"doc-{sid}"
     passage = Node(f"{doc}/p", "Passage", text=text, span=Span(doc, 0, len(text)))
     nodes = [passage]
-    for k, p in enumerate(read_sentence(text, mentions(text), "pt").propositions):
+    found = hand_mentions(text, names if names is not None else NAMES)
+    for k, p in enumerate(read_sentence(text, found, "pt").propositions):
         props = {**p.to_props(), "format": fmt, "clause": [p.start, p.end]}
         nodes.append(
             Node(
@@ -283,15 +287,12 @@ def test_a_restriction_to_another_party_says_no_to_the_duelist_asking() -> None:
 
 def test_a_statement_holds_in_its_format_whether_it_names_it_or_not() -> None:
     names = {**NAMES, "Edison": "format/edison", "Formato Edison": "format/edison"}
-    nodes = [
-        *statement("a", "No Formato Edison, os Monstros Union podem equipar um monstro.", "edison"),
-        *statement("b", "Os Monstros Union podem equipar um monstro.", "edison"),
+    nodes = [  # the format named where the sentence names it
+        *statement(
+            "a", "No Formato Edison, os Monstros Union podem equipar um monstro.", "edison", names
+        ),
+        *statement("b", "Os Monstros Union podem equipar um monstro.", "edison", names),
     ]
-    for n in nodes:  # the format named where the sentence names it
-        if n.type == "Statement" and "Edison" in (n.text or ""):
-            text = n.text or ""
-            prop = read_sentence(text, hand_mentions(text, names), "pt").propositions[0]
-            n.props.update(prop.to_props())
     m = StatementMatcher(KnowledgeGraph(nodes, []), None, "general", StatementSettings(0.05))
     question = "In Edison, can Union monsters equip a monster?"
     found = m.rank(read_question(question, hand_mentions(question, names)), "edison", None)
@@ -322,11 +323,9 @@ def test_cards_named_of_a_kind_count_as_an_amount_of_it() -> None:
         "Oilman": "card/oilman",
         "Platform": "card/platform",
     }
-    text = "Um monstro só pode ser equipado com 1 Monstro Union de cada vez."
-    (p,) = read_sentence(text, hand_mentions(text, names), "pt").propositions
-    passage = Node("doc/p", "Passage", text=text, span=Span("doc", 0, len(text)))
-    props = {**p.to_props(), "format": "general", "clause": [p.start, p.end]}
-    rule = Node("doc/p/st", "Statement", text=text, span=passage.span, parent="doc/p", props=props)
+    rule = statement(
+        "u", "Um monstro só pode ser equipado com 1 Monstro Union de cada vez.", names=names
+    )
     cards = [Node(c, "Card") for c in ("card/cannon", "card/oilman", "card/platform")]
     facts = [
         Fact("card/cannon", "instance_of", "concept/fusion-monster", None, "curated"),
@@ -336,7 +335,7 @@ def test_cards_named_of_a_kind_count_as_an_amount_of_it() -> None:
         Fact("concept/union-monster", "broader", "concept/monster-card", None, "curated"),
     ]
     cfg = StatementSettings(min_score=0.05, exclusive_min=1, singling_share=1.0)
-    m = StatementMatcher(KnowledgeGraph([passage, rule, *cards], facts), None, "general", cfg)
+    m = StatementMatcher(KnowledgeGraph([*rule, *cards], facts), None, "general", cfg)
 
     def asked(question: str) -> str | None:
         d = m.decide(read_question(question, hand_mentions(question, names)), None, None)
