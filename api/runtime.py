@@ -70,7 +70,10 @@ def make_embedder(settings: Settings) -> Embedder:
         from kb.adapters.onnx_embedder import onnx_or_fallback
 
         torch_settings = replace(settings, embedder="torch")
-        return onnx_or_fallback(path, quantize, lambda: make_embedder(torch_settings))
+        # 'auto' is int8 on every CPU here: the export checks its int8 graph against float32 on
+        # this CPU (uint8 weights where there is no VNNI, see kb.adapters.onnx_graph).
+        onnx_quantize = "int8" if settings.quantize == "auto" else quantize
+        return onnx_or_fallback(path, onnx_quantize, lambda: make_embedder(torch_settings))
     if settings.embedder == "torch":
         try:
             read_spec(Path(path))

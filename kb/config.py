@@ -43,8 +43,9 @@ class Settings:
         "auto",
         "'int8': the model's Linear layers run as dynamic int8 (queries ~3x faster on CPU, "
         "cosine ~0.997 to float32 with VNNI, ~0.987 without); 'none': float32; 'auto' (default): "
-        "int8 on CPUs with VNNI, float32 elsewhere. For the torch, onnx (whose int8 graph keeps "
-        "cosine >= 0.999 to float32) and sentence-transformers backends.",
+        "int8 on CPUs with VNNI, float32 elsewhere, except for the onnx embedder, whose int8 graph "
+        "is checked at export to keep cosine >= 0.999 to float32 on this CPU and which 'auto' "
+        "runs in int8 everywhere. For the torch, onnx and sentence-transformers backends.",
     )
     base_iri: str = _setting("https://w3id.org/ygo-rulings/", "Base IRI of every RDF resource.")
     weight_dense: float = _setting(1.0, "Fusion weight of the dense (embedding) ranking.")

@@ -3,7 +3,8 @@
 ``export_onnx`` writes ``<folder>/onnx/``:
 
 * ``model-int8.onnx``: the encoder with its Linear layers as ONNX Runtime's
-  ``DynamicQuantizeMatMul`` (weights symmetric int8, one scale per output channel; each input
+  ``DynamicQuantizeMatMul`` (weights symmetric int8, one scale per output channel, stored as
+  uint8 on CPUs without VNNI: ``onnx_graph.weight_codes`` says why; each input
   quantised to 8 bits per call) after SmoothQuant-style rescaling calibrated on a fixed sample,
   except the feed-forward output projection, whose input is quantised per token
   (``mixed_int8_linear`` says why);
@@ -175,7 +176,14 @@ def calibrate(
     return maxima
 
 
-def _write_graphs(folder: Path, out: Path, spec: EncoderSpec) -> None:
+def unsigned_weights() -> bool:
+    """Whether this CPU's int8 graph stores its weights as uint8 (no VNNI: see ``weight_codes``)."""
+    from kb.adapters.bert_encoder import full_range_activations
+
+    return not full_range_activations()
+
+
+def _write_graphs(folder: Path, out: Path, spec: EncoderSpec, unsigned: bool) -> None:
     """The word table, the float32 graph, then the int8 graph calibrated on the float32 one."""
     import onnx
 
@@ -186,7 +194,8 @@ def _write_graphs(folder: Path, out: Path, spec: EncoderSpec) -> None:
     onnx.save_model(build_graph(weights, spec, float_linear), str(out / FLOAT_MODEL))
     texts = [QUERY_PREFIX + t for t in VERIFY_TEXTS] + [PASSAGE_PREFIX + t for t in VERIFY_TEXTS]
     maxima = calibrate(weights, spec, out, folder / "tokenizer.json", texts)
-    onnx.save_model(build_graph(weights, spec, mixed_int8_linear(maxima)), str(out / INT8_MODEL))
+    int8 = mixed_int8_linear(maxima, unsigned=unsigned)
+    onnx.save_model(build_graph(weights, spec, int8), str(out / INT8_MODEL))
 
 
 def _write_tokenizer_files(folder: Path, out: Path) -> bool:
@@ -225,6 +234,8 @@ def _reusable(folder: Path) -> OnnxExport | None:
         return None
     if not isinstance(record, dict) or record.get("export_version") != EXPORT_VERSION:
         return None
+    if record.get("int8_weights", "int8") != _weight_type(unsigned_weights()):
+        return None  # written on a CPU of the other kind
     return OnnxExport(
         folder / EXPORT_DIR,
         float(record["float_min_cosine"]),
@@ -246,9 +257,10 @@ def export_onnx(folder: Path, *, force: bool = False) -> OnnxExport:
     if existing is not None:
         return existing
     spec = read_spec(folder)
+    unsigned = unsigned_weights()
     tmp = Path(tempfile.mkdtemp(prefix=f".{EXPORT_DIR}.tmp-", dir=folder))
     try:
-        _write_graphs(folder, tmp, spec)
+        _write_graphs(folder, tmp, spec, unsigned)
         lean = _write_tokenizer_files(folder, tmp)
         float_cos, int8_cos = _agreement(folder, tmp)
         if float_cos < MIN_FLOAT_COSINE or int8_cos < MIN_INT8_COSINE:
@@ -264,6 +276,7 @@ def export_onnx(folder: Path, *, force: bool = False) -> OnnxExport:
             "onnx": _version("onnx"),
             "float_min_cosine": float_cos,
             "int8_min_cosine": int8_cos,
+            "int8_weights": _weight_type(unsigned),
             "reference": "kb.adapters.bert_encoder.BertEncoder in float32",
             "lean_tokenizer": lean,
             "sha256": {
@@ -275,6 +288,10 @@ def export_onnx(folder: Path, *, force: bool = False) -> OnnxExport:
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return OnnxExport(folder / EXPORT_DIR, float_cos, int8_cos, lean, reused=False)
+
+
+def _weight_type(unsigned: bool) -> str:
+    return "uint8" if unsigned else "int8"
 
 
 def _version(package: str) -> str:

@@ -75,15 +75,44 @@ def int8_weights(weight: Floats) -> tuple[npt.NDArray[np.int8], Floats]:
     return quantised, scales
 
 
-def int8_linear(graph: GraphBuilder, x: str, name: str, weight: Floats, bias: Floats) -> str:
-    """``x Wᵀ + b`` as one ``DynamicQuantizeMatMul`` (int8 weights, input quantised per call)."""
+def weight_codes(
+    graph: GraphBuilder, quantised: npt.NDArray[np.int8], unsigned: bool
+) -> tuple[str, str]:
+    """The transposed weight codes and their zero point (one per output column), as constants.
+
+    ``unsigned`` stores each code plus 128 as uint8 with zero point 128: the same products, but
+    ONNX Runtime then multiplies uint8 by uint8, which x86 CPUs without VNNI add up in 32 bits;
+    their uint8 × int8 kernel adds pairs of products in 16 bits, which saturate.
+    """
+    columns = quantised.shape[0]
+    if unsigned:
+        codes = (quantised.T.astype(np.int16) + 128).astype(np.uint8)
+        return graph.const("w_uint8", codes), graph.const(
+            "w_zero", np.full(columns, 128, dtype=np.uint8)
+        )
+    return graph.const("w_int8", quantised.T), graph.const(
+        "w_zero", np.zeros(columns, dtype=np.int8)
+    )
+
+
+def int8_linear(
+    graph: GraphBuilder,
+    x: str,
+    name: str,
+    weight: Floats,
+    bias: Floats,
+    *,
+    unsigned: bool = False,
+) -> str:
+    """``x Wᵀ + b`` as one ``DynamicQuantizeMatMul`` (8-bit weights, input quantised per call)."""
     quantised, scales = int8_weights(weight)
+    codes, zero = weight_codes(graph, quantised, unsigned)
     return graph.op(
         "DynamicQuantizeMatMul",
         x,
-        graph.const("w_int8", quantised.T),
+        codes,
         graph.const("w_scale", scales),
-        graph.const("w_zero", np.zeros(len(scales), dtype=np.int8)),
+        zero,
         graph.const("bias", bias.astype(np.float32)),
         domain="com.microsoft",
     )
@@ -96,7 +125,9 @@ def float_linear(graph: GraphBuilder, x: str, name: str, weight: Floats, bias: F
     return graph.op("Add", product, graph.const("bias", bias.astype(np.float32)))
 
 
-def smooth_int8_linear(maxima: Mapping[str, Floats], alpha: float = SMOOTHING) -> Linear:
+def smooth_int8_linear(
+    maxima: Mapping[str, Floats], alpha: float = SMOOTHING, *, unsigned: bool = False
+) -> Linear:
     """``int8_linear`` after moving the input's outlier channels into the weights (SmoothQuant).
 
     Input channel ``j`` is divided by ``s_j = a_j^alpha / w_j^(1 - alpha)`` (``a_j`` its largest
@@ -110,7 +141,7 @@ def smooth_int8_linear(maxima: Mapping[str, Floats], alpha: float = SMOOTHING) -
         spread = np.maximum(np.abs(weight).max(axis=0), 1e-5)
         factors = (active**alpha / spread ** (1.0 - alpha)).astype(np.float32)
         scaled = graph.op("Mul", x, graph.const("smooth", (1.0 / factors).astype(np.float32)))
-        return int8_linear(graph, scaled, name, weight * factors[None, :], bias)
+        return int8_linear(graph, scaled, name, weight * factors[None, :], bias, unsigned=unsigned)
 
     return linear
 
@@ -225,7 +256,13 @@ def build_graph(weights: Weights, spec: EncoderSpec, linear: Linear, *, taps: bo
 
 
 def per_token_int8_linear(
-    graph: GraphBuilder, x: str, name: str, weight: Floats, bias: Floats
+    graph: GraphBuilder,
+    x: str,
+    name: str,
+    weight: Floats,
+    bias: Floats,
+    *,
+    unsigned: bool = False,
 ) -> str:
     """``x Wᵀ + b`` with int8 weights and each token's input quantised with its own range.
 
@@ -253,16 +290,26 @@ def per_token_int8_linear(
         graph.op("Reshape", offset_u8, flat),
         axis=1,
     )
-    product = graph.op(
-        "Cast", graph.op("MatMulInteger", codes, graph.const("w_int8", quantised.T)), to=FLOAT
+    weights, weights_zero = weight_codes(graph, quantised, unsigned)
+    matmul = (
+        graph.op(
+            "MatMulInteger",
+            codes,
+            weights,
+            graph.const("a_zero", np.array(0, dtype=np.uint8)),
+            weights_zero,
+        )
+        if unsigned
+        else graph.op("MatMulInteger", codes, weights)
     )
+    product = graph.op("Cast", matmul, to=FLOAT)
     column_sums = graph.const("w_sums", quantised.astype(np.float32).sum(axis=1))
     centred = graph.op("Sub", product, graph.op("Mul", offset, column_sums))
     scaled = graph.op("Mul", graph.op("Mul", centred, step), graph.const("w_scale", scales))
     return graph.op("Add", scaled, graph.const("bias", bias.astype(np.float32)))
 
 
-def mixed_int8_linear(maxima: Mapping[str, Floats]) -> Linear:
+def mixed_int8_linear(maxima: Mapping[str, Floats], *, unsigned: bool = False) -> Linear:
     """Smoothed int8 for every Linear layer but the feed-forward output, quantised per token.
 
     Minimum cosine to float32 over 296 retrieval and real questions while choosing (smoothing
@@ -271,11 +318,11 @@ def mixed_int8_linear(maxima: Mapping[str, Floats]) -> Linear:
     GELU) is the one a single scale per call cannot span. ``SMOOTHING`` is 0.5: over 540
     questions 0.99945 (0.7: 0.99955), and fused retrieval R@5 0.953 (0.7: 0.946).
     """
-    smooth = smooth_int8_linear(maxima)
+    smooth = smooth_int8_linear(maxima, unsigned=unsigned)
 
     def linear(graph: GraphBuilder, x: str, name: str, weight: Floats, bias: Floats) -> str:
         if name.endswith(".output.dense") and ".attention." not in name:
-            return per_token_int8_linear(graph, x, name, weight, bias)
+            return per_token_int8_linear(graph, x, name, weight, bias, unsigned=unsigned)
         return smooth(graph, x, name, weight, bias)
 
     return linear
