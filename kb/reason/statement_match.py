@@ -303,6 +303,21 @@ class StatementMatcher:
                 if not together[(a, b)]:
                     out.setdefault(a, set()).add(b)
                     out.setdefault(b, set()).add(a)
+        # a class no card holds by itself ("a Spell/Trap Card") excludes what every class right
+        # under it excludes, when those are kinds of card no card is two of (it is split in them)
+        under: dict[str, set[str]] = {}
+        for f in self.kg.with_predicate("broader"):
+            under.setdefault(f.object, set()).add(f.subject)
+        for c, parts in under.items():
+            if held[c] or len(parts) < 2 or not all(k in out for k in parts):
+                continue
+            if any(b not in out[a] for a in parts for b in parts if a != b):
+                continue
+            shared = set.intersection(*(out[k] for k in parts))
+            if shared:
+                out[c] = shared
+                for x in shared:
+                    out.setdefault(x, set()).add(c)
         return {k: frozenset(v) for k, v in out.items()}
 
     def singling(self, card: str) -> frozenset[str]:

@@ -209,6 +209,37 @@ def test_a_rule_about_a_kind_the_card_cannot_be_says_nothing_of_it() -> None:
     assert ask(m, "Can I activate Trap Jammer during the Damage Step?") == "yes"
 
 
+def test_a_class_no_card_holds_excludes_what_each_kind_under_it_excludes() -> None:
+    # no card is a Spell/Trap Card by itself: it is split into Spell Cards and Trap Cards, and
+    # a rule about Spells/Traps that negate activations says nothing of a monster that does
+    names = {**NAMES, "Magias/Armadilhas": "concept/spell-trap-card", "Herald": "card/herald"}
+    nodes = statement(
+        "0",
+        "Magias/Armadilhas que negam ativações não podem ser ativadas durante a Damage Step.",
+        names=names,
+    )
+    facts = [
+        *CARD_FACTS,
+        Fact("card/trap-jammer", "instance_of", "concept/trap-card", None, "curated"),
+        Fact("card/herald", "instance_of", "concept/monster-card", None, "curated"),
+        Fact("card/herald", "has_capability", "concept/activation-negation", None, "curated"),
+        Fact("concept/spell-card", "broader", "concept/spell-trap-card", None, "curated"),
+        Fact("concept/trap-card", "broader", "concept/spell-trap-card", None, "curated"),
+    ]
+    cards = [Node(c, "Card") for c in (*CARDS, "card/herald", "card/quick-negator")]
+    kg = KnowledgeGraph([*nodes, *cards], facts)
+    m = StatementMatcher(kg, None, "general", StatementSettings(min_score=0.05, exclusive_min=1))
+    assert "concept/monster-card" in m.exclusive["concept/spell-trap-card"]
+
+    def asked(question: str) -> str | None:
+        d = m.decide(read_question(question, hand_mentions(question, names)), None, None)
+        return None if d is None else (d.verdict or "null")
+
+    assert asked("Can I activate Herald during the Damage Step?") is None
+    assert asked("Can I activate Trap Jammer during the Damage Step?") == "no"
+    assert asked("Can I activate Quick Negator during the Damage Step?") == "no"
+
+
 def test_a_card_is_decided_for_only_by_a_class_singling_it_out() -> None:
     # Spell Cards are 4 of the 5 cards with classes; Quick-Play Spells 2 of them
     m = matcher("Cards de Magia não podem ser ativados durante a Damage Step.", singling_share=0.5)
