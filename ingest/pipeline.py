@@ -19,6 +19,7 @@ from kb.formats import Formats
 from kb.ids import format_id
 from kb.link import Entry, Linker
 from kb.model import TEXT_TYPES, Fact, Node
+from kb.reading.lexicon import with_predicate_names
 from kb.reading.relations import derive
 
 
@@ -44,7 +45,7 @@ def ingest_corpus(corpus_dir: Path) -> Corpus:
     curated_cards, db_cards, db_facts, db_entries = card_graph(
         records, list(cards.nodes), {n.id for n in glossary.nodes}
     )
-    core = [*cards.entries, *glossary.entries, *formats.entries()]
+    core = [*cards.entries, *with_predicate_names(glossary.entries), *formats.entries()]
     common = common_words(_rule_words(core), (d.text for d in docs))
     linker = Linker(core, many=db_entries, common_words=common)
     nodes: list[Node] = [*formats.nodes(), *glossary.nodes, *curated_cards, *db_cards]

@@ -25,10 +25,15 @@ _RUN_IN_BULLET = re.compile(r"\s[-–]\s?(?=[A-ZÁÉÍÓÚÂÊÔÃÕÇ])")
 
 
 def _pieces(text: str, start: int, end: int) -> list[Segment]:
-    """The sentences of text[start:end], run-in bullets cut apart."""
+    """The sentences of text[start:end], run-in bullets cut apart (not a numbered label's
+    title: "após a Sub-etapa 4 - Cálculo de Dano" names one thing)."""
     out: list[Segment] = []
     for seg in sentences(text, start, end):
-        cuts = [seg.start + m.start() for m in _RUN_IN_BULLET.finditer(seg.text) if m.start() > 0]
+        cuts = [
+            seg.start + m.start()
+            for m in _RUN_IN_BULLET.finditer(seg.text)
+            if m.start() > 0 and not seg.text[: m.start()].rstrip()[-1:].isdigit()
+        ]
         out += split_at(text, seg.start, seg.end, cuts) if cuts else [seg]
     return out
 

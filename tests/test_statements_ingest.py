@@ -67,3 +67,16 @@ def test_a_pronoun_opening_a_sentence_is_read_as_the_class_before_it(
     for s in resolved:
         roles = dict((e, r) for e, r in s.props["roles"])
         assert "subject" in roles.values()
+
+
+def test_a_numbered_labels_title_after_a_dash_is_not_a_run_in_bullet() -> None:
+    from ingest.statements import _pieces
+
+    text = "Não podem ativar na ou após a Sub-etapa 4 - Cálculo de Dano."
+    assert [p.text for p in _pieces(text, 0, len(text))] == [text]
+    listed = "Estes monstros -PODEM ser negados -NÃO PODEM ser devolvidos"
+    assert [p.text for p in _pieces(listed, 0, len(listed))] == [
+        "Estes monstros",
+        "-PODEM ser negados",
+        "-NÃO PODEM ser devolvidos",
+    ]

@@ -3,11 +3,45 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
+from functools import cache
 
 from kb.cards.names import common_words, everyday_words
 from kb.formats import Formats
 from kb.graph import KnowledgeGraph
+from kb.ids import fold
 from kb.link import Entry, Linker, lexicon_words
+from kb.reading.language import language
+
+LANGUAGES = ("pt", "en")
+
+
+@cache
+def _heads_and_relatives() -> tuple[frozenset[str], frozenset[str]]:
+    heads: set[str] = set()
+    relatives: set[str] = set()
+    for code in LANGUAGES:
+        lang = language(code)
+        heads |= lang.heads
+        relatives |= {p[0] for p in lang.subordinators.get("relative", ()) if len(p) == 1}
+    return frozenset(heads), frozenset(relatives)
+
+
+def with_predicate_names(entries: Iterable[Entry]) -> list[Entry]:
+    """A concept named by a head noun and a relative clause ("Cards que modificam ATK/DEF",
+    "Cards that modify ATK/DEF") is also named by the clause alone, after any other noun
+    ("Magias/Armadilhas que modificam ATK/DEF" are Spells/Traps of that concept)."""
+    heads, relatives = _heads_and_relatives()
+    out = []
+    for entry in entries:
+        extra = []
+        if entry.type == "Concept":
+            for surface in entry.surfaces:
+                words = surface.split()
+                if len(words) > 2 and fold(words[0]) in heads and fold(words[1]) in relatives:
+                    extra.append(" ".join(words[1:]))
+        out.append(replace(entry, surfaces=(*entry.surfaces, *extra)) if extra else entry)
+    return out
 
 
 def linker_entries(kg: KnowledgeGraph, formats: Formats) -> tuple[list[Entry], list[Entry]]:
@@ -18,7 +52,7 @@ def linker_entries(kg: KnowledgeGraph, formats: Formats) -> tuple[list[Entry], l
         surfaces = [s for s in (n.label_en, n.label_pt, *n.props.get("aliases", [])) if s]
         entry = Entry(n.id, n.type, n.label_en or n.label_pt or n.id, tuple(surfaces))
         (many if n.props.get("origin") == "carddb" else entries).append(entry)
-    return [*entries, *formats.entries()], many
+    return [*with_predicate_names(entries), *formats.entries()], many
 
 
 def everyday_lexicon(kg: KnowledgeGraph) -> list[str]:

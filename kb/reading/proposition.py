@@ -61,6 +61,7 @@ class Condition:
     stems: frozenset[str]
     entities: frozenset[str]
     negative: bool
+    relation: str | None = None  # "before" or "after" what it names (a time clause's opener)
 
 
 @dataclass(frozen=True)
@@ -129,6 +130,7 @@ class Proposition:
                     "stems": sorted(c.stems),
                     "entities": sorted(c.entities),
                     "negative": c.negative,
+                    **({"relation": c.relation} if c.relation else {}),
                 }
                 for c in self.conditions
             ],
@@ -148,6 +150,7 @@ class Proposition:
                 stems=frozenset(c["stems"]),
                 entities=frozenset(c["entities"]),
                 negative=bool(c["negative"]),
+                relation=c.get("relation"),
             )
             for c in p.get("conditions", [])
         )

@@ -156,6 +156,7 @@ class _Clause:
     toks: list[Token]
     resumes: bool = False  # the main clause goes on after an embedded time phrase
     shares_subject: bool = False  # ", e retornam …": a second predicate of the subject before
+    opener: tuple[str, ...] = ()  # the words that opened a dependent clause ("antes", "after")
 
 
 def _after_entity(toks: Sequence[Token], words: Sequence[str], i: int, lang: Language) -> bool:
@@ -256,7 +257,7 @@ def clauses(toks: list[Token], lang: Language) -> list[_Clause]:
         if opened is not None:
             kind, n = opened
             if kind in _DEPENDENT:  # (a relative clause opens only after an entity, above)
-                out.append(_Clause(kind, []))
+                out.append(_Clause(kind, [], opener=tuple(words[i : i + n])))
                 i += n
                 continue
             if kind == "contrast":
@@ -738,12 +739,23 @@ def _in_setting(words: Sequence[str], i: int, lang: Language) -> bool:
 
 
 def _condition(d: _Clause, lang: Language) -> Condition:
+    words = _words(d.toks)
     return Condition(
         kind=d.kind,
         stems=frozenset(_content(d.toks, lang)),
         entities=frozenset(t.entity for t in d.toks if t.entity),
-        negative=_negative(_words(d.toks), lang)[0],
+        negative=_negative(words, lang)[0],
+        relation=_relation(d.opener, lang) if d.kind == "time" else None,
     )
+
+
+def _relation(words: Sequence[str], lang: Language) -> str | None:
+    """ "before" or "after" when a time clause opens on one of those words ("antes do cálculo
+    de dano", "after damage calculation")."""
+    for rel, phrases in lang.relative_time.items():
+        if words and _match(words, 0, phrases):
+            return rel
+    return None
 
 
 def _proposition(

@@ -547,7 +547,9 @@ class StatementMatcher:
 
     def _verdict(self, q: Proposition, s: Proposition, exception: bool) -> str | None:
         negative = s.negative != exception
-        if not negative and (
+        if self._other_side_in_time(q, s):
+            negative = not negative  # "not at or after damage calculation": before it, it may
+        elif not negative and (
             self._other_kind(q, s)
             or self._lacks_required(q, s)
             or self._other_amount(q, s)
@@ -561,6 +563,23 @@ class StatementMatcher:
         if s.restrictive and not negative and _another_actor(q.actor, s.actor):
             negative = True  # "only the duelist who activated it": not the teammate asked about
         return "yes" if negative == q.negative else "no"
+
+    def _other_side_in_time(self, q: Proposition, s: Proposition) -> bool:
+        """The question asks about the time before what the statement's time clause says after,
+        or after what it says before ("before damage calculation?" against "at or after damage
+        calculation"): the statement holds on the other side of the same point."""
+        for qc in q.conditions:
+            if qc.relation is None:
+                continue
+            q_items = qc.stems | qc.entities
+            for sc in s.conditions:
+                if sc.relation is None or sc.relation == qc.relation:
+                    continue
+                reach = sc.stems | sc.entities | {c for e in sc.entities for c in self.classes(e)}
+                shared = q_items & reach
+                if shared and 2 * len(shared) >= len(q_items):
+                    return True
+        return False
 
     def _condition_clash(self, q: Proposition, s: Proposition) -> bool:
         """The question holds under the opposite of the statement's condition on the same thing

@@ -67,6 +67,24 @@ def test_a_condition_does_not_negate_the_main_clause() -> None:
     assert [c.kind for c in p.conditions] == ["condition"] and p.conditions[0].negative
 
 
+def test_a_time_clause_keeps_whether_it_is_before_or_after() -> None:
+    p = only(
+        "Magias não podem ser ativadas na ou após o Cálculo de Dano.",
+        concept__damage_calculation="Cálculo de Dano",
+    )
+    (c,) = p.conditions
+    assert c.kind == "time" and c.relation == "after"
+    assert c.entities == {"concept/damage-calculation"}
+    text = "Can I activate it before damage calculation?"
+    (q,) = asked(text, concept__damage_calculation="damage calculation").conditions
+    assert q.relation == "before"
+    text = "Posso ativar durante o Cálculo de Dano?"
+    (d,) = asked(text, concept__damage_calculation="Cálculo de Dano").conditions
+    assert d.relation is None  # during it: neither side
+    stored = Proposition.from_props(p.start, p.end, p.to_props())
+    assert stored.conditions == p.conditions
+
+
 def test_an_exception_is_kept_apart() -> None:
     text = "O Jogador A não pode ativar o Umi a menos que ele controle um monstro Mago."
     p = only(text, card__umi="Umi", concept__spellcaster="monstro Mago")

@@ -240,6 +240,26 @@ def test_a_class_no_card_holds_excludes_what_each_kind_under_it_excludes() -> No
     assert asked("Can I activate Quick Negator during the Damage Step?") == "no"
 
 
+def test_a_rule_before_or_after_a_point_speaks_of_the_other_side_by_contrast() -> None:
+    names = {
+        **NAMES,
+        "Cálculo de Dano": "concept/damage-calculation",
+        "damage calculation": "concept/damage-calculation",
+    }
+    nodes = statement(
+        "0", "Magias Normais não podem ser ativadas na ou após o Cálculo de Dano.", names=names
+    )
+    kg = KnowledgeGraph([*nodes, *(Node(c, "Card") for c in CARDS)], CARD_FACTS)
+    m = StatementMatcher(kg, None, "general", StatementSettings(min_score=0.05, exclusive_min=1))
+
+    def asked(question: str) -> str | None:
+        d = m.decide(read_question(question, hand_mentions(question, names)), None, None)
+        return None if d is None else (d.verdict or "null")
+
+    assert asked("Can I activate Pot of Greed after damage calculation?") == "no"
+    assert asked("Can I activate Pot of Greed before damage calculation?") == "yes"
+
+
 def test_a_card_is_decided_for_only_by_a_class_singling_it_out() -> None:
     # Spell Cards are 4 of the 5 cards with classes; Quick-Play Spells 2 of them
     m = matcher("Cards de Magia não podem ser ativados durante a Damage Step.", singling_share=0.5)
