@@ -470,6 +470,8 @@ def _actor(toks: Sequence[Token], lang: Language) -> str | None:
                 if role != "player":
                     if _owner(toks, k, lang):
                         continue  # "a Mirror Force do meu parceiro": whose, not who acts
+                    if role == "teammate" and _with_player(toks, k, lang):
+                        return "team"  # "eu e meu parceiro", "my partner and I": the team
                     return role
                 found = found or role
     # multi-word actor phrases across plain tokens ("jogador do turno")
@@ -479,6 +481,25 @@ def _actor(toks: Sequence[Token], lang: Language) -> str | None:
             if role != "player" and _match(plain, i, phrases) > 1:
                 return role
     return found
+
+
+def _with_player(toks: Sequence[Token], k: int, lang: Language) -> bool:
+    """The party at `k` is joined by a conjunction to a player word ("eu e meu parceiro", "my
+    partner and I"), a possessive between them or not."""
+    players = lang.actors.get("player", frozenset())
+
+    def player_at(j: int) -> bool:
+        return (
+            0 <= j < len(toks) and toks[j].entity is None and _match([toks[j].word], 0, players) > 0
+        )
+
+    def joins(j: int) -> bool:
+        return 0 <= j < len(toks) and _match([toks[j].word], 0, lang.conjunctions) > 0
+
+    back = k - 1
+    if back >= 0 and toks[back].word in lang.possessives:
+        back -= 1
+    return (joins(back) and player_at(back - 1)) or (joins(k + 1) and player_at(k + 2))
 
 
 def _owner(toks: Sequence[Token], k: int, lang: Language) -> bool:

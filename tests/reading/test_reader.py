@@ -485,6 +485,12 @@ def test_a_party_owning_what_is_named_is_not_who_acts() -> None:
     assert asked("Can I activate the Set card of my teammate?").actor == "player"
 
 
+def test_the_player_and_the_teammate_together_are_the_team() -> None:
+    assert asked("Eu e meu parceiro podemos ter duas Magias de Campo?").actor == "team"
+    assert asked("Can my partner and I each have a Field Spell?").actor == "team"
+    assert asked("Meu parceiro pode ativar a carta?").actor == "teammate"  # alone: the teammate
+
+
 def test_an_object_pronoun_asks_of_what_the_clause_before_was_about() -> None:
     text = "Link monsters are blue, so do I shuffle them into my Main Deck?"
     roles = asked(text, concept__link_monster="Link monsters", concept__main_deck="Main Deck").roles
