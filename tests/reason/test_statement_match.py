@@ -93,17 +93,26 @@ CARD_FACTS = [
 CARDS = ("card/pot-of-greed", "card/ash-blossom", "card/umi", "card/trap-jammer")
 
 
-def matcher(*texts: str, **settings: float) -> StatementMatcher:
-    nodes = [n for i, t in enumerate(texts) for n in statement(str(i), t)]
-    more = ("card/mystical-space-typhoon", "card/quick-negator")
-    cards = [Node(c, "Card") for c in (*CARDS, *more)]
-    kg = KnowledgeGraph([*nodes, *cards], CARD_FACTS)
+def matcher(
+    *texts: str,
+    names: dict[str, str] | None = None,
+    facts: tuple[Fact, ...] = (),
+    cards: tuple[str, ...] = (),
+    **settings: float,
+) -> StatementMatcher:
+    """The statements of `texts` (mentions by `names`, NAMES by default) over the card facts,
+    `facts` and `cards` added."""
+    nodes = [n for i, t in enumerate(texts) for n in statement(str(i), t, names=names)]
+    more = ("card/mystical-space-typhoon", "card/quick-negator", *cards)
+    card_nodes = [Node(c, "Card") for c in (*CARDS, *more)]
+    kg = KnowledgeGraph([*nodes, *card_nodes], [*CARD_FACTS, *facts])
     cfg = StatementSettings(min_score=0.05, exclusive_min=1, **settings)  # type: ignore[arg-type]
     return StatementMatcher(kg, None, "general", cfg)
 
 
-def ask(m: StatementMatcher, question: str) -> str | None:
-    d = m.decide(read_question(question, mentions(question)), None, None)
+def ask(m: StatementMatcher, question: str, names: dict[str, str] | None = None) -> str | None:
+    found = mentions(question) if names is None else hand_mentions(question, names)
+    d = m.decide(read_question(question, found), None, None)
     return None if d is None else (d.verdict or "null")
 
 
@@ -213,31 +222,23 @@ def test_a_class_no_card_holds_excludes_what_each_kind_under_it_excludes() -> No
     # no card is a Spell/Trap Card by itself: it is split into Spell Cards and Trap Cards, and
     # a rule about Spells/Traps that negate activations says nothing of a monster that does
     names = {**NAMES, "Magias/Armadilhas": "concept/spell-trap-card", "Herald": "card/herald"}
-    nodes = statement(
-        "0",
-        "Magias/Armadilhas que negam ativações não podem ser ativadas durante a Damage Step.",
-        names=names,
-    )
-    facts = [
-        *CARD_FACTS,
+    facts = (
         Fact("card/trap-jammer", "instance_of", "concept/trap-card", None, "curated"),
         Fact("card/herald", "instance_of", "concept/monster-card", None, "curated"),
         Fact("card/herald", "has_capability", "concept/activation-negation", None, "curated"),
         Fact("concept/spell-card", "broader", "concept/spell-trap-card", None, "curated"),
         Fact("concept/trap-card", "broader", "concept/spell-trap-card", None, "curated"),
-    ]
-    cards = [Node(c, "Card") for c in (*CARDS, "card/herald", "card/quick-negator")]
-    kg = KnowledgeGraph([*nodes, *cards], facts)
-    m = StatementMatcher(kg, None, "general", StatementSettings(min_score=0.05, exclusive_min=1))
+    )
+    m = matcher(
+        "Magias/Armadilhas que negam ativações não podem ser ativadas durante a Damage Step.",
+        names=names,
+        facts=facts,
+        cards=("card/herald",),
+    )
     assert "concept/monster-card" in m.exclusive["concept/spell-trap-card"]
-
-    def asked(question: str) -> str | None:
-        d = m.decide(read_question(question, hand_mentions(question, names)), None, None)
-        return None if d is None else (d.verdict or "null")
-
-    assert asked("Can I activate Herald during the Damage Step?") is None
-    assert asked("Can I activate Trap Jammer during the Damage Step?") == "no"
-    assert asked("Can I activate Quick Negator during the Damage Step?") == "no"
+    assert ask(m, "Can I activate Herald during the Damage Step?", names) is None
+    assert ask(m, "Can I activate Trap Jammer during the Damage Step?", names) == "no"
+    assert ask(m, "Can I activate Quick Negator during the Damage Step?", names) == "no"
 
 
 def test_a_rule_before_or_after_a_point_speaks_of_the_other_side_by_contrast() -> None:
@@ -246,18 +247,9 @@ def test_a_rule_before_or_after_a_point_speaks_of_the_other_side_by_contrast() -
         "Cálculo de Dano": "concept/damage-calculation",
         "damage calculation": "concept/damage-calculation",
     }
-    nodes = statement(
-        "0", "Magias Normais não podem ser ativadas na ou após o Cálculo de Dano.", names=names
-    )
-    kg = KnowledgeGraph([*nodes, *(Node(c, "Card") for c in CARDS)], CARD_FACTS)
-    m = StatementMatcher(kg, None, "general", StatementSettings(min_score=0.05, exclusive_min=1))
-
-    def asked(question: str) -> str | None:
-        d = m.decide(read_question(question, hand_mentions(question, names)), None, None)
-        return None if d is None else (d.verdict or "null")
-
-    assert asked("Can I activate Pot of Greed after damage calculation?") == "no"
-    assert asked("Can I activate Pot of Greed before damage calculation?") == "yes"
+    m = matcher("Magias Normais não podem ser ativadas na ou após o Cálculo de Dano.", names=names)
+    assert ask(m, "Can I activate Pot of Greed after damage calculation?", names) == "no"
+    assert ask(m, "Can I activate Pot of Greed before damage calculation?", names) == "yes"
 
 
 def test_a_card_is_decided_for_only_by_a_class_singling_it_out() -> None:
