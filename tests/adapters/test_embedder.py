@@ -19,7 +19,7 @@ from kb.adapters.embedder import (
     e5_prefixes,
     model_identifier,
 )
-from kb.adapters.model_prepare import VERIFY_TEXTS, PreparedModel, prepare_model
+from kb.adapters.model_prepare import VERIFY_TEXTS, PreparedModel
 from kb.adapters.onnx_embedder import FallbackEmbedder
 from kb.config import Settings
 from kb.search.embedding import Embedder
@@ -29,9 +29,9 @@ EN_PASSAGES = ["Field Spell", "Life Points", "Special Summon", "Graveyard"]
 
 
 @pytest.fixture(scope="module")
-def prepared(tmp_path_factory: pytest.TempPathFactory) -> PreparedModel:
-    """One converted multilingual-e5-small folder shared by the module."""
-    return prepare_model(tmp_path_factory.mktemp("data") / "models" / "multilingual-e5-small")
+def prepared(prepared_model: PreparedModel) -> PreparedModel:
+    """The run's converted multilingual-e5-small folder (conftest)."""
+    return prepared_model
 
 
 @pytest.fixture(scope="module")

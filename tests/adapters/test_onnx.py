@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from api.app import create_app
 from api.runtime import load_runtime, make_embedder
 from kb.adapters.embedder import SentenceTransformerEmbedder, TorchEmbedder
-from kb.adapters.model_prepare import VERIFY_TEXTS, PreparedModel, prepare_model
+from kb.adapters.model_prepare import VERIFY_TEXTS, PreparedModel
 from kb.adapters.onnx_embedder import (
     FallbackEmbedder,
     OnnxEmbedder,
@@ -69,9 +69,9 @@ def sample_questions() -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def prepared(tmp_path_factory: pytest.TempPathFactory) -> PreparedModel:
-    """A converted multilingual-e5-small folder with its ONNX export (``prepare_model``)."""
-    return prepare_model(tmp_path_factory.mktemp("data") / "models" / "multilingual-e5-small")
+def prepared(prepared_model: PreparedModel) -> PreparedModel:
+    """The run's converted multilingual-e5-small folder with its ONNX export (conftest)."""
+    return prepared_model
 
 
 @pytest.fixture(scope="module")
