@@ -96,11 +96,21 @@ def load_runtime(
     `warm`: build the service's linker, search index and reasoners now (a server, before it
     serves or forks), else on first use (a CLI command builds only what it asks for); `derived`:
     check (and repair) the SPARQL store and the exports (kb.store), which a query never reads."""
+    use_lemma_tables(settings)
     with snapshot.collector_paused():
         runtime = _load_runtime(settings, embedder, derived)
         if warm:
             runtime.service.warm()
         return runtime
+
+
+def use_lemma_tables(settings: Settings) -> None:
+    """Read lemmas from the mapped tables in the data folder's cache (kb.adapters.lemma_table),
+    written there on first use, instead of decoding simplemma's dictionaries in every process."""
+    from kb.adapters.lemma_table import LemmaTables
+    from kb.reading.language import use_lemma_dictionaries
+
+    use_lemma_dictionaries(LemmaTables(settings.data_dir / "cache"))
 
 
 def _load_runtime(settings: Settings, embedder: Embedder | None, derived: bool) -> Runtime:

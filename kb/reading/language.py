@@ -15,6 +15,7 @@ from pathlib import Path
 import simplemma
 import Stemmer
 import yaml
+from simplemma.strategies import DefaultStrategy, DictionaryFactory
 
 from kb.ids import fold
 
@@ -121,10 +122,27 @@ def _stemmer(name: str) -> Stemmer.Stemmer:
     return Stemmer.Stemmer(name)
 
 
+_lemmatizer_in_use: simplemma.Lemmatizer | None = None  # None: simplemma's own dictionaries
+
+
+def use_lemma_dictionaries(factory: DictionaryFactory) -> None:
+    """Read lemmas from `factory`'s dictionaries (the same pairs as simplemma's, e.g. the mapped
+    tables of kb.adapters.lemma_table) from now on, in this process."""
+    global _lemmatizer_in_use
+    strategy = DefaultStrategy(dictionary_factory=factory)
+    _lemmatizer_in_use = simplemma.Lemmatizer(lemmatization_strategy=strategy)
+
+
+def _lemma(word: str, lang: str) -> str:
+    if _lemmatizer_in_use is None:
+        return simplemma.lemmatize(word, lang=lang)
+    return _lemmatizer_in_use.lemmatize(word, lang=lang)
+
+
 @lru_cache(maxsize=65536)
 def _stem_of(word: str, stemmer: str, lemmatizer: str | None) -> str:
     if lemmatizer is not None:
-        word = fold(simplemma.lemmatize(word, lang=lemmatizer))
+        word = fold(_lemma(word, lemmatizer))
     return _stemmer(stemmer).stemWord(word)
 
 
