@@ -4,12 +4,14 @@ Asks every yes/no question of the sets (``qa*``, ``real_*`` and both sides of ``
 calibration off, so each answer carries its reasoner's raw confidence, then:
 
 - writes the counts per (reasoner, raw band) to ``kb/answering/calibration.json`` (``--write``),
-  the table the server reads;
+  the table the server reads; with ``--variant documents-alone`` the answers come from the
+  documents alone (bench.variants) and go to ``calibration-documents.json``, the table of a
+  knowledge base without curated claims;
 - reports a reliability table (confidence band -> answers, mean confidence, share right) where
   each set's confidences come from a table fitted on the *other* sets (leave one set out), so the
   table measures calibration on questions the fit did not see; and the same table in-sample.
 
-Usage: python -m bench.calibrate --data data [--write] [--json]
+Usage: python -m bench.calibrate --data data [--variant documents-alone] [--write] [--json]
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.quality import REPO, YES_NO, find_sets, git_commit, pair_items
-from kb.answering.calibration import TABLE, Calibration
+from kb.answering.calibration import Calibration, table_for
 from kb.evaluation import Answers, read_jsonl
 
 Outcome = tuple[str, str, float, bool]  # set, reasoner, raw confidence, verdict right
@@ -113,21 +115,31 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--data", type=Path, default=None, help="data directory (YGO_DATA_DIR)")
     parser.add_argument("--corpus", type=Path, default=None, help="corpus directory")
     parser.add_argument("--sets", type=Path, default=REPO / "tests" / "data", help="folder")
-    parser.add_argument("--write", action="store_true", help=f"write {TABLE.name}")
+    parser.add_argument(
+        "--variant", choices=["curated", "documents-alone"], default="curated", help="which build"
+    )
+    parser.add_argument("--write", action="store_true", help="write the variant's table")
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
 
     from api.runtime import load_runtime
     from kb.config import Settings
 
-    runtime = load_runtime(Settings.from_env(data_dir=args.data, corpus_dir=args.corpus))
+    settings = Settings.from_env(data_dir=args.data, corpus_dir=args.corpus)
+    if args.variant != "curated":
+        from bench.variants import prepare
+
+        made = prepare(args.variant, settings.corpus_dir, settings.data_dir)
+        settings = Settings.from_env(data_dir=made.data_dir, corpus_dir=made.corpus_dir)
+    runtime = load_runtime(settings)
     runtime.service.answerer.calibration = None  # raw confidences
     sets = {k: v for k, v in find_sets(args.sets, None).items() if k != "nonsense"}
     t0 = time.perf_counter()
     found = outcomes(runtime.service, yes_no_items(sets))
     print(f"{len(found)} answers in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     meta = {
-        "fitted_by": "python -m bench.calibrate --write",
+        "fitted_by": "python -m bench.calibrate --write"
+        + ("" if args.variant == "curated" else f" --variant {args.variant}"),
         "date": time.strftime("%Y-%m-%d"),
         "commit": git_commit(),
         "sets": sorted(sets),
@@ -141,8 +153,9 @@ def main(argv: list[str] | None = None) -> None:
         "in_sample": reliability(in_sample),
     }
     if args.write:
-        TABLE.write_text(json.dumps(fitted.to_json(), indent=1) + "\n", encoding="utf-8")
-        print(f"wrote {TABLE.relative_to(REPO)}", file=sys.stderr)
+        table = table_for(args.variant == "curated")
+        table.write_text(json.dumps(fitted.to_json(), indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {table.relative_to(REPO)}", file=sys.stderr)
     print(json.dumps(result, indent=2) if args.json else render(result))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from kb.answering.calibration import TABLE, Calibration, band_of, load
+from kb.answering.calibration import DOCUMENTS_TABLE, TABLE, Calibration, band_of, load, table_for
 from kb.service import RulingsService
 
 
@@ -43,10 +43,20 @@ def test_table_round_trips_through_json() -> None:
 def test_committed_table_loads_and_unreadable_one_is_none(tmp_path) -> None:  # type: ignore[no-untyped-def]
     table = load(TABLE)
     assert table is not None and table.overall.n > 500
+    documents = load(DOCUMENTS_TABLE)
+    assert documents is not None and documents.overall.n > 500
+    assert "--variant documents-alone" in documents.meta["fitted_by"]
+    assert (table_for(True), table_for(False)) == (TABLE, DOCUMENTS_TABLE)
     bad = tmp_path / "c.json"
     bad.write_text("{not json", encoding="utf-8")
     assert load(bad) is None
     assert load(tmp_path / "missing.json") is None
+
+
+def test_a_knowledge_base_with_claims_reads_the_curated_table(lite_service: RulingsService) -> None:
+    calibration = lite_service.answerer.calibration
+    assert lite_service.kg.of_type("Claim") and calibration is not None
+    assert calibration.meta["fitted_by"] == "python -m bench.calibrate --write"
 
 
 def test_null_verdict_has_null_confidence(lite_service: RulingsService) -> None:

@@ -22,9 +22,11 @@ CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 
 
 @pytest.fixture(scope="module")
-def alone(tmp_path_factory: pytest.TempPathFactory) -> Runtime:
+def alone(tmp_path_factory: pytest.TempPathFactory, model_data: Path) -> Runtime:
     root = tmp_path_factory.mktemp("documents-alone")
     documents_only(CORPUS, root / "corpus")
+    (root / "data").mkdir()
+    (root / "data" / "models").symlink_to(model_data / "models")  # the run's converted model
     return load_runtime(Settings(data_dir=root / "data", corpus_dir=root / "corpus"))
 
 
@@ -33,6 +35,8 @@ def test_the_copy_has_no_claims_and_no_bespoke_parser(alone: Runtime) -> None:
     assert not (corpus / "claims").exists()
     assert "parser:" not in (corpus / "manifest.yaml").read_text(encoding="utf-8")
     assert not alone.service.kg.of_type("Claim")
+    calibration = alone.service.answerer.calibration  # fitted on the documents alone
+    assert calibration is not None and "documents-alone" in calibration.meta["fitted_by"]
 
 
 def test_the_chain_reasoner_works_from_facts_the_statements_state(alone: Runtime) -> None:

@@ -126,8 +126,10 @@ class Answerer:
         self.claims = ClaimReader(kg, index, self.formats, claim_settings)
         self.vocabulary = Vocabulary.of(kg, self.formats)
         self.relevance = Relevance.of(kg, self.formats.specs)
-        # Measured confidence per reasoner (None: reasoners' raw values, as bench.calibrate asks).
-        self.calibration: Calibration | None = calibration.load()
+        # Measured confidence per reasoner (None: reasoners' raw values, as bench.calibrate asks),
+        # fitted with curated claims or on the documents alone, as this graph is.
+        curated = bool(kg.of_type("Claim"))
+        self.calibration: Calibration | None = calibration.load(calibration.table_for(curated))
         self.reasoners = enabled(kg)
         self.statements = StatementMatcher(kg, index, self.formats.base, statement_settings)
         self.orders = OrderMatcher(kg, order_settings)

@@ -3,7 +3,9 @@
 A reasoner reports a raw confidence (a fixed value, or a score for claims and statements). What a
 user reads is the share of right verdicts that reasoner gave, at that raw level, on the evaluation
 sets: `bench.calibrate` asks every yes/no question of the sets with calibration off, counts per
-(reasoner, raw band) how many verdicts were right, and writes the table this module reads. A band
+(reasoner, raw band) how many verdicts were right, and writes the table this module reads: one
+fitted with the curated claims, one on the documents alone (a knowledge base without claims
+reads that one). A band
 with few answers falls back to its reasoner's total, and that to all answers, each smoothed
 towards the level above it, so a small count never claims certainty.
 """
@@ -16,7 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-TABLE = Path(__file__).with_name("calibration.json")
+TABLE = Path(__file__).with_name("calibration.json")  # fitted with the curated claims
+# fitted on the documents alone (bench.calibrate --variant documents-alone): what a knowledge base
+# without curated claims reads, whose reasoners are right less often at the same raw values
+DOCUMENTS_TABLE = Path(__file__).with_name("calibration-documents.json")
 BAND = 0.1  # width of a raw-confidence band
 PRIOR = 4.0  # pseudo-answers a band borrows from the level above it
 CEILING = 0.99
@@ -92,6 +97,11 @@ class Calibration:
             right += ok
         counts = {r: {b: Count(*c) for b, c in bands.items()} for r, bands in tally.items()}
         return cls(counts, Count(n, right), meta or {})
+
+
+def table_for(curated: bool) -> Path:
+    """The table of a knowledge base with curated claims, or of one read from documents alone."""
+    return TABLE if curated else DOCUMENTS_TABLE
 
 
 def load(path: Path = TABLE) -> Calibration | None:

@@ -25,6 +25,9 @@ from kb.errors import DatabaseUnavailable, InvalidQuery
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 SQLITE_FILE = "training.sqlite3"
 BUSY_TIMEOUT_MS = 10000
+# How long a SQLite transaction waits for the ones before it in this process (they run one at a
+# time: each begins IMMEDIATE, taking the write lock).
+QUEUE_TIMEOUT_S = 60.0
 MIGRATION_LOCK = 2028  # the PostgreSQL advisory lock held while migrating
 
 
@@ -75,6 +78,11 @@ class Database:
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._migrated = False
         self._lock = threading.Lock()
+        # SQLite takes one writer at a time and lets the others retry until the busy timeout,
+        # unfairly: under many concurrent requests on a slow disk one could wait past it and
+        # fail. This process's transactions queue here instead (in turn, none refused), and the
+        # busy timeout is left to the few other processes (a server's workers).
+        self._turn: threading.Lock | None = threading.Lock() if self.backend == "sqlite" else None
 
     @property
     def backend(self) -> str:
@@ -114,8 +122,23 @@ class Database:
         """A session in one transaction: committed when the block ends, rolled back on any
         error (nothing half-written); a database that cannot be reached is DatabaseUnavailable."""
         self.ensure_migrated()
-        with self.unavailable_as_error(), self.sessions.begin() as session:
+        with self._in_turn(), self.unavailable_as_error(), self.sessions.begin() as session:
             yield session
+
+    @contextmanager
+    def _in_turn(self) -> Iterator[None]:
+        if self._turn is None:
+            yield
+            return
+        if not self._turn.acquire(timeout=QUEUE_TIMEOUT_S):
+            raise DatabaseUnavailable(
+                f"the training database ({self.backend}) cannot be used: this process's "
+                f"transactions queued for more than {QUEUE_TIMEOUT_S:g} s"
+            )
+        try:
+            yield
+        finally:
+            self._turn.release()
 
     @contextmanager
     def unavailable_as_error(self) -> Iterator[None]:

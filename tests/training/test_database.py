@@ -4,6 +4,8 @@ database is DatabaseUnavailable (503 at the edge), backups, history export and i
 from __future__ import annotations
 
 import sqlite3
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -107,3 +109,35 @@ def test_history_round_trip(training: TrainingService) -> None:
     with pytest.raises(ValueError, match="timezone"):
         History.model_validate(naive)
     assert training.progress(other).answers == 3  # the refused imports wrote nothing
+
+
+def _contend(db: Database, threads: int = 12) -> list[str]:
+    """`threads` transactions at once, each holding SQLite's write lock 30 ms: their failures."""
+    failures: list[str] = []
+
+    def one() -> None:
+        try:
+            with db.transaction() as s:
+                s.execute(text("SELECT 1"))
+                time.sleep(0.03)
+        except DatabaseUnavailable as exc:
+            failures.append(str(exc))
+
+    workers = [threading.Thread(target=one) for _ in range(threads)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join(60)
+    return failures
+
+
+def test_a_processs_sqlite_transactions_queue_in_turn(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """With a busy timeout shorter than the queue, SQLite's own retries refuse some of many
+    concurrent transactions ("database is locked"); queued in the process, none is refused."""
+    monkeypatch.setattr("kb.training.database.BUSY_TIMEOUT_MS", 50)
+    db = Database(database_url(None, tmp_path))
+    db.migrate()
+    assert _contend(db) == []
+    unqueued = Database(database_url(None, tmp_path / "other"))
+    unqueued._turn = None  # SQLite's retries alone
+    assert any("database is locked" in f for f in _contend(unqueued))
