@@ -22,8 +22,8 @@ from kb.errors import (
     unknown_value,
 )
 from kb.formats import Formats
-from kb.graph import node_record
-from kb.model import RETRIEVABLE_TYPES, Node
+from kb.graph import fact_record, node_record
+from kb.model import RETRIEVABLE_TYPES, Fact, Node
 from kb.store import Artifact, file_digest
 
 if TYPE_CHECKING:
@@ -342,15 +342,11 @@ class RulingsService:
         data["section"] = section.id if section else None
         return data
 
-    def _fact_json(self, f: Any) -> dict[str, Any]:
-        return {
-            "subject": f.subject,
-            "predicate": f.predicate,
-            "object": f.object,
-            "source": f.source,
-            "authority": f.authority,
-            **({"props": f.props} if f.props else {}),
-        }
+    def _fact_json(self, f: Fact) -> dict[str, Any]:
+        data = fact_record(f)
+        if not f.props:
+            del data["props"]
+        return data
 
     # --- export ----------------------------------------------------------------------------
     def export(self, fmt: str) -> Path:

@@ -65,11 +65,8 @@ def running_server(
             if proc.poll() is not None:
                 output.seek(0)
                 raise RuntimeError(output.read().decode(errors="replace") or "server exited")
-            try:
-                if httpx.get(base + "/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
+            if _answers(base + "/health", timeout=1):
+                break
             if time.monotonic() > deadline:
                 raise RuntimeError(f"server did not start in {start_timeout:g} s")
             time.sleep(0.2)
@@ -85,18 +82,18 @@ def wait_for_sparql(base: str, timeout: float = 90) -> None:
     with a 503 once it outwaits its bound (tests/test_oxigraph_store.py), which a slow or busy
     machine reaches; the tests of the queries themselves start once they are up."""
     deadline = time.monotonic() + timeout
-    while True:
-        try:
-            if (
-                httpx.get(base + "/sparql", params={"query": "ASK {}"}, timeout=5).status_code
-                == 200
-            ):
-                return
-        except httpx.HTTPError:
-            pass
+    while not _answers(base + "/sparql", timeout=5, params={"query": "ASK {}"}):
         if time.monotonic() > deadline:
             raise RuntimeError(f"the SPARQL workers did not start in {timeout:g} s")
         time.sleep(0.2)
+
+
+def _answers(url: str, timeout: float, params: dict[str, str] | None = None) -> bool:
+    """Whether a GET of `url` answers 200 now (a refused or failed request: not yet)."""
+    try:
+        return httpx.get(url, params=params, timeout=timeout).status_code == 200
+    except httpx.HTTPError:
+        return False
 
 
 def chain_pair_ids(svc: Any, text: str) -> tuple[str, str] | None:
